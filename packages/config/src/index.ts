@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const urlWithScheme = (schemes: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return schemes.includes(new URL(v).protocol.replace(/:$/, ""));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL with scheme ${schemes.join(" or ")}` },
+  );
+
+/** Every setting Breakwater reads, with defaults that work on a developer machine. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: urlWithScheme(["postgres", "postgresql"]).default(
+    "postgresql://postgres@127.0.0.1:5432/breakwater",
+  ),
+  REDIS_URL: urlWithScheme(["redis", "rediss"]).default("redis://127.0.0.1:6379/0"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Port of the lean SDK API server (the same handlers as the Next routes, without Next). */
+  SDK_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: urlWithScheme(["http", "https"]).default("http://localhost:3000"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  SVIX_API_KEY: z.string().min(1).optional(),
+  SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  BREAKER_STALE_SECONDS: z.coerce.number().int().min(10).default(180),
+  RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
+  DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
+  TRUST_PROXY: bool.default(false),
+  ALLOW_SIGNUP: bool.default(true),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an env map into a typed Config; throws ConfigError naming the first bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset" so that `FOO= npm start` falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    throw new ConfigError(variable, issue.message);
+  }
+  const config = result.data;
+  if (config.NODE_ENV === "production" && !config.AUTH_SECRET) {
+    throw new ConfigError("AUTH_SECRET", "is required in production (at least 32 characters)");
+  }
+  return config;
+}
+
+let cached: Config | undefined;
+
+/** The process's config, parsed once from process.env. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/**
+ * Parses the config for a process entry point; on a bad variable prints one line naming it
+ * and exits 1, instead of a stack trace.
+ */
+export function loadConfigOrExit(): Config {
+  try {
+    return getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** The secret used to sign sessions; a fixed development value outside production. */
+export function authSecret(config: Config): string {
+  return config.AUTH_SECRET ?? "breakwater-development-secret-change-me-0000";
+}
+
+/** Raw environment access for tools that must pass env through to child processes. */
+export function processEnv(): NodeJS.ProcessEnv {
+  return process.env;
+}

@@ -1,0 +1,58 @@
+import type { Config } from "@breakwater/config";
+import type { PrismaClient } from "@breakwater/db";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { forbidden } from "./errors";
+
+export const ROLES = ["viewer", "member", "admin", "owner"] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Actor =
+  | { type: "user"; userId: string; isOperator: boolean }
+  | { type: "api_key"; keyId: string; projectId: string }
+  | { type: "system"; name: string };
+
+/** Clients shared by every core function; built once per process. */
+export interface Deps {
+  db: PrismaClient;
+  config: Config;
+  log: Logger;
+  redis?: Redis;
+}
+
+/** The caller of a core function: who, and (for tenant-scoped calls) in which organization with which role. */
+export interface Ctx extends Deps {
+  actor: Actor;
+  organizationId?: string;
+  role?: Role;
+}
+
+/** A context for system work (CLI, seed, worker jobs). */
+export function systemCtx(deps: Deps, name = "system"): Ctx {
+  return { ...deps, actor: { type: "system", name } };
+}
+
+/** True when `role` is at least `min` in owner > admin > member > viewer. */
+export function roleAtLeast(role: Role | undefined, min: Role): boolean {
+  if (!role) return false;
+  return ROLES.indexOf(role) >= ROLES.indexOf(min);
+}
+
+/** Throws FORBIDDEN unless the caller is system, an operator, or holds at least `min` in the org. */
+export function requireRole(ctx: Ctx, min: Role): void {
+  if (ctx.actor.type === "system") return;
+  if (ctx.actor.type === "user" && ctx.actor.isOperator) return;
+  if (!roleAtLeast(ctx.role, min)) throw forbidden(`This needs the ${min} role or higher`);
+}
+
+/** Actor columns for audit rows. */
+export function actorRef(actor: Actor): { actorType: string; actorId: string | null } {
+  switch (actor.type) {
+    case "user":
+      return { actorType: actor.isOperator ? "operator" : "user", actorId: actor.userId };
+    case "api_key":
+      return { actorType: "api_key", actorId: actor.keyId };
+    case "system":
+      return { actorType: "system", actorId: actor.name };
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { recordAudit } from "../audit/record-audit";
+import { type Ctx, requireRole } from "../context";
+import { notFound } from "../errors";
+import { newId } from "../ids";
+import { displayPrefix, hashApiKey, mintApiKey } from "./api-key-format";
+
+export const createApiKeyInput = z.object({
+  projectId: z.string().min(1),
+  name: z.string().trim().min(1).max(100).default("Default key"),
+  readOnly: z.boolean().default(false),
+  expiresAt: z.coerce.date().optional(),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
+
+export interface ApiKeyDto {
+  id: string;
+  projectId: string;
+  name: string;
+  prefix: string;
+  readOnly: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/**
+ * Mints a project key; the plaintext is returned once and only its SHA-256 is stored. Requires the
+ * admin role in the project's organization (a project of another tenant is NOT_FOUND).
+ */
+export async function createApiKey(
+  ctx: Ctx,
+  raw: CreateApiKeyInput,
+): Promise<{ apiKey: string; key: ApiKeyDto }> {
+  const input = createApiKeyInput.parse(raw);
+  const project = await ctx.db.project.findUnique({ where: { id: input.projectId } });
+  if (!project || (ctx.organizationId && project.organizationId !== ctx.organizationId)) {
+    throw notFound("Project");
+  }
+  requireRole(ctx, "admin");
+  const apiKey = mintApiKey();
+  const id = newId("key");
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        id,
+        projectId: project.id,
+        name: input.name,
+        hash: hashApiKey(apiKey),
+        prefix: displayPrefix(apiKey),
+        readOnly: input.readOnly,
+        expiresAt: input.expiresAt ?? null,
+        createdById: ctx.actor.type === "user" ? ctx.actor.userId : null,
+      },
+    });
+    await recordAudit(tx, ctx.actor, {
+      organizationId: project.organizationId,
+      action: "api_key.create",
+      targetType: "api_key",
+      targetId: id,
+      after: { projectId: project.id, name: input.name, readOnly: input.readOnly, prefix: created.prefix },
+    });
+    return created;
+  });
+  return { apiKey, key: toApiKeyDto(row) };
+}
+
+export function toApiKeyDto(row: {
+  id: string;
+  projectId: string;
+  name: string;
+  prefix: string;
+  readOnly: boolean;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}): ApiKeyDto {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    name: row.name,
+    prefix: row.prefix,
+    readOnly: row.readOnly,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Recreates the test database from empty and migrates it (CI proves the migrations apply to a
+ * fresh database on every run), then seeds the default plans. Tests never touch the dev database.
+ */
+import { parseConfig, processEnv } from "@breakwater/config";
+import { seedDefaultPlans } from "@breakwater/core";
+import { createDb } from "@breakwater/db";
+import pg from "pg";
+import { runPrisma } from "../../packages/db/scripts/prisma";
+
+const env = processEnv();
+const url = env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/breakwater_test";
+parseConfig({ DATABASE_URL: url }); // refuse a malformed URL with one line
+
+const u = new URL(url);
+const name = decodeURIComponent(u.pathname.slice(1));
+const admin = new URL(url);
+admin.pathname = "/postgres";
+const client = new pg.Client({ connectionString: admin.toString() });
+await client.connect();
+await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+await client.end();
+
+const code = runPrisma(["migrate", "deploy"], url, true);
+if (code !== 0) {
+  console.error(`prepare-test-db: migrate deploy failed (${code})`);
+  process.exit(code);
+}
+const db = createDb(url);
+await seedDefaultPlans(db);
+await db.$disconnect();
+console.log(`prepare-test-db: ${name} migrated from empty and seeded`);
