@@ -1,4 +1,5 @@
 export * from "./audit/record-audit";
+export * from "./cache/invalidating-cache";
 export * from "./context";
 export * from "./deps";
 export * from "./entitlements/features";

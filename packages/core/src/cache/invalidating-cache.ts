@@ -1,0 +1,161 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+
+/** Redis pub/sub channel carrying cache invalidations between replicas. */
+export const INVALIDATION_CHANNEL = "bw:invalidate";
+
+type Handler = (key: string) => void;
+
+/**
+ * Cross-replica cache invalidation over Redis pub/sub. A published invalidation applies locally at
+ * once and reaches every other replica in one pub/sub hop (milliseconds). When the subscription
+ * drops and comes back, every registered cache is cleared, because messages sent while
+ * disconnected are lost — that keeps the "revoked everywhere within 1 s" promise across blips.
+ */
+export class InvalidationBus {
+  private readonly handlers = new Map<string, Handler[]>();
+  private started = false;
+
+  constructor(private readonly opts: { publisher: Redis; subscriber: Redis; log?: Logger }) {}
+
+  /** Subscribes; resolves once the subscription is active. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const { subscriber } = this.opts;
+    subscriber.on("message", (channel: string, message: string) => {
+      if (channel !== INVALIDATION_CHANNEL) return;
+      const sep = message.indexOf("\n");
+      if (sep < 0) return;
+      this.apply(message.slice(0, sep), message.slice(sep + 1));
+    });
+    let first = true;
+    subscriber.on("ready", () => {
+      // ioredis re-subscribes by itself after a reconnect; what we missed meanwhile is unknown.
+      if (!first) this.clearAll();
+      first = false;
+    });
+    await subscriber.subscribe(INVALIDATION_CHANNEL);
+    first = false;
+  }
+
+  register(cache: string, onInvalidate: Handler): void {
+    const list = this.handlers.get(cache) ?? [];
+    list.push(onInvalidate);
+    this.handlers.set(cache, list);
+  }
+
+  /** Invalidates `key` (or "*" for everything) of `cache` here and on every replica. */
+  async publish(cache: string, key: string): Promise<void> {
+    this.apply(cache, key);
+    await this.opts.publisher.publish(INVALIDATION_CHANNEL, `${cache}\n${key}`);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.opts.subscriber.unsubscribe(INVALIDATION_CHANNEL).catch(() => undefined);
+  }
+
+  private apply(cache: string, key: string): void {
+    for (const h of this.handlers.get(cache) ?? []) h(key);
+  }
+
+  private clearAll(): void {
+    this.opts.log?.warn("invalidation subscription re-established; clearing caches");
+    for (const list of this.handlers.values()) for (const h of list) h("*");
+  }
+}
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * An in-process read-through cache: a hit costs no I/O; a miss loads once even under concurrent
+ * callers (single flight). Entries expire after ttlMs as a safety net; correctness relies on
+ * invalidation through the bus.
+ */
+export class InvalidatingCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly inflight = new Map<string, Promise<V>>();
+  // Bumped on every invalidation so a load that started before it cannot store a stale value.
+  private generation = 0;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly opts: {
+      name: string;
+      ttlMs: number;
+      maxEntries?: number;
+      load: (key: string) => Promise<V>;
+      bus?: InvalidationBus;
+      now?: () => number;
+    },
+  ) {
+    this.ttlMs = opts.ttlMs;
+    this.maxEntries = opts.maxEntries ?? 100_000;
+    opts.bus?.register(opts.name, (key) => this.invalidateLocal(key));
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  /** The cached value, loading it on a miss or after expiry. */
+  get(key: string): Promise<V> {
+    const hit = this.entries.get(key);
+    const now = this.opts.now?.() ?? Date.now();
+    if (hit && hit.expiresAt > now) return Promise.resolve(hit.value);
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const gen = this.generation;
+    const p = this.opts.load(key).then(
+      (value) => {
+        this.inflight.delete(key);
+        if (gen === this.generation) this.store(key, value);
+        return value;
+      },
+      (err: unknown) => {
+        this.inflight.delete(key);
+        throw err;
+      },
+    );
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  /** The cached value without loading (undefined on a miss or expiry). */
+  peek(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expiresAt > (this.opts.now?.() ?? Date.now()) ? hit.value : undefined;
+  }
+
+  /** Drops `key` ("*" = all) on every replica when a bus is attached, else locally. */
+  async invalidate(key: string): Promise<void> {
+    if (this.opts.bus) await this.opts.bus.publish(this.opts.name, key);
+    else this.invalidateLocal(key);
+  }
+
+  invalidateLocal(key: string): void {
+    this.generation++;
+    if (key === "*") {
+      this.entries.clear();
+      this.inflight.clear();
+    } else {
+      this.entries.delete(key);
+      this.inflight.delete(key);
+    }
+  }
+
+  private store(key: string, value: V): void {
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, { value, expiresAt: (this.opts.now?.() ?? Date.now()) + this.ttlMs });
+  }
+}
