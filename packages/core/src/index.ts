@@ -1,4 +1,6 @@
 export * from "./audit/record-audit";
+export * from "./auth/claim-first-operator";
+export * from "./auth/resolve-dashboard-caller";
 export * from "./cache/invalidating-cache";
 export * from "./context";
 export * from "./deps";
@@ -12,4 +14,6 @@ export * from "./tenancy/api-key-format";
 export * from "./tenancy/create-api-key";
 export * from "./tenancy/create-organization";
 export * from "./tenancy/create-project";
+export * from "./tenancy/list-memberships";
 export * from "./tenancy/list-tenancy";
+export * from "./tenancy/revoke-api-key";
