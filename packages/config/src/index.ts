@@ -23,6 +23,12 @@ export const configSchema = z.object({
     "postgresql://postgres@127.0.0.1:5432/breakwater",
   ),
   REDIS_URL: urlWithScheme(["redis", "rediss"]).default("redis://127.0.0.1:6379/0"),
+  /** Where `npm start` looks for a local Postgres when DATABASE_URL is unset (else it embeds one). */
+  LOCAL_DATABASE_URL: urlWithScheme(["postgres", "postgresql"]).default(
+    "postgresql://postgres@127.0.0.1:5432/breakwater",
+  ),
+  /** Where `npm start` looks for a local Redis when REDIS_URL is unset (else it runs redis-server). */
+  LOCAL_REDIS_URL: urlWithScheme(["redis", "rediss"]).default("redis://127.0.0.1:6379/0"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Port of the lean SDK API server (the same handlers as the Next routes, without Next). */
   SDK_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
