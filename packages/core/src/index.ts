@@ -17,3 +17,5 @@ export * from "./tenancy/create-project";
 export * from "./tenancy/list-memberships";
 export * from "./tenancy/list-tenancy";
 export * from "./tenancy/revoke-api-key";
+export * from "./plans/list-plans";
+export * from "./tenancy/get-organization";
