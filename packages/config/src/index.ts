@@ -40,6 +40,13 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BREAKER_STALE_SECONDS: z.coerce.number().int().min(10).default(180),
+  /** BullMQ key prefix; each queue's keys then share one Redis Cluster slot via a {queue} hash tag. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, "must be 1–32 letters, digits, _ or -")
+    .default("bw"),
+  /** Webhook deliveries one worker process runs at once (each bounded by the 15 s receiver timeout). */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
   TRUST_PROXY: bool.default(false),
