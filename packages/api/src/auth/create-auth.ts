@@ -1,0 +1,135 @@
+import { authSecret, type Config } from "@breakwater/config";
+import { claimFirstOperator, type Deps, type IdPrefix, newId } from "@breakwater/core";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { organization } from "better-auth/plugins";
+import { ac, roles } from "./access";
+
+/** better-auth model → Breakwater id prefix, so auth rows carry the same sortable ids as the rest. */
+const ID_PREFIX: Record<string, IdPrefix> = {
+  user: "user",
+  session: "sess",
+  account: "acct",
+  verification: "ver",
+  organization: "org",
+  member: "mem",
+  invitation: "inv",
+};
+
+/**
+ * Origins allowed to POST to the auth API: PUBLIC_URL, plus its loopback twin (localhost ↔
+ * 127.0.0.1) so a local install works whichever name the browser used.
+ */
+export function trustedOrigins(config: Pick<Config, "PUBLIC_URL">): string[] {
+  const url = new URL(config.PUBLIC_URL);
+  const origins = new Set([url.origin]);
+  const twin = url.hostname === "localhost" ? "127.0.0.1" : url.hostname === "127.0.0.1" ? "localhost" : null;
+  if (twin) {
+    const alt = new URL(url.origin);
+    alt.hostname = twin;
+    origins.add(alt.origin);
+  }
+  return [...origins];
+}
+
+/**
+ * Sign-in rate limits, per client IP and per process. better-auth's default (3 sign-ins per 10 s)
+ * locks out a team behind one NAT and any scripted test; 20 per minute still makes password
+ * guessing useless. The client IP comes from X-Forwarded-For (Next sets it from the socket when
+ * no proxy did). With several web replicas each keeps its own counters.
+ */
+export const AUTH_RATE_LIMIT = {
+  window: 60,
+  max: 300,
+  credentials: { window: 60, max: 20 },
+} as const;
+
+/**
+ * The dashboard's better-auth instance: email + password, sessions in Postgres through Prisma,
+ * organizations with owner/admin/member/viewer. The first account of an installation becomes
+ * the operator. Organizations are created only through Breakwater's own use case (which also
+ * creates the subscription), never through better-auth's endpoint.
+ */
+export function createAuth(deps: Deps) {
+  const { config } = deps;
+  const log = deps.log.child({ module: "auth" });
+  return betterAuth({
+    appName: "Breakwater",
+    baseURL: config.PUBLIC_URL,
+    basePath: "/api/auth",
+    secret: authSecret(config),
+    trustedOrigins: trustedOrigins(config),
+    database: prismaAdapter(deps.db, { provider: "postgresql" }),
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: !config.ALLOW_SIGNUP,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+    },
+    user: {
+      additionalFields: {
+        // Never settable by a client (input: false); granted by claimFirstOperator or an operator.
+        isOperator: { type: "boolean", required: false, defaultValue: false, input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    advanced: {
+      database: {
+        generateId: ({ model }) => {
+          const prefix = ID_PREFIX[model];
+          if (!prefix) throw new Error(`No id prefix for better-auth model "${model}"`);
+          return newId(prefix);
+        },
+      },
+      useSecureCookies: config.PUBLIC_URL.startsWith("https://"),
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "memory",
+      window: AUTH_RATE_LIMIT.window,
+      max: AUTH_RATE_LIMIT.max,
+      customRules: {
+        "/sign-in/email": AUTH_RATE_LIMIT.credentials,
+        "/sign-up/email": AUTH_RATE_LIMIT.credentials,
+      },
+    },
+    telemetry: { enabled: false },
+    logger: {
+      level: config.LOG_LEVEL === "debug" || config.LOG_LEVEL === "trace" ? "debug" : "warn",
+      log: (level, message, ...args) => {
+        const fn =
+          level === "error"
+            ? log.error
+            : level === "warn"
+              ? log.warn
+              : level === "debug"
+                ? log.debug
+                : log.info;
+        fn.call(log, args.length ? { args: args.map(String) } : {}, message);
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            if (await claimFirstOperator(deps, user.id)) {
+              log.info({ userId: user.id }, "first account on this installation is the operator");
+            }
+          },
+        },
+      },
+    },
+    plugins: [
+      organization({
+        ac,
+        roles,
+        creatorRole: "owner",
+        allowUserToCreateOrganization: false,
+        invitationExpiresIn: 60 * 60 * 48,
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

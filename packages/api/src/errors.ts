@@ -1,0 +1,33 @@
+import { type DomainErrorCode, isDomainError } from "@breakwater/core";
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+
+/** The one map from domain failures to tRPC codes (the wire API has its own). */
+const CODES: Record<DomainErrorCode, TRPCError["code"]> = {
+  NOT_FOUND: "NOT_FOUND",
+  FORBIDDEN: "FORBIDDEN",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  CONFLICT: "CONFLICT",
+  INVALID: "BAD_REQUEST",
+  // The request is well formed; the plan is what stands in the way (a clear message says so).
+  LIMIT_EXCEEDED: "PRECONDITION_FAILED",
+  BUDGET_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+};
+
+/** Maps a thrown domain or validation error to a TRPCError with a message safe to show; else null. */
+export function toTRPCError(err: unknown): TRPCError | null {
+  if (isDomainError(err)) {
+    return new TRPCError({ code: CODES[err.code], message: err.message, cause: err });
+  }
+  if (err instanceof ZodError) {
+    const issue = err.issues[0];
+    const field = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return new TRPCError({
+      code: "BAD_REQUEST",
+      message: `${field}${issue?.message ?? "Invalid input"}`,
+      cause: err,
+    });
+  }
+  return null;
+}

@@ -1,0 +1,18 @@
+import { createCallerFactory, router } from "./init";
+import { apiKeyRouter } from "./routers/api-key";
+import { meRouter } from "./routers/me";
+import { organizationRouter } from "./routers/organization";
+import { projectRouter } from "./routers/project";
+
+/** The dashboard API: one router per entity, assembled here only. */
+export const appRouter = router({
+  me: meRouter,
+  organization: organizationRouter,
+  project: projectRouter,
+  apiKey: apiKeyRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Server-side caller (React Server Components, tests) with a context built by createContext. */
+export const createCaller = createCallerFactory(appRouter);
