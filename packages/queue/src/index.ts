@@ -1,1 +1,3 @@
-export {};
+export * from "./catalogue";
+export * from "./connection";
+export * from "./jobs-client";

@@ -1,0 +1,82 @@
+import type { Config } from "@breakwater/config";
+import type { JobsOptions } from "bullmq";
+import { z } from "zod";
+
+/**
+ * One entry per kind of job. Each kind has its own queue (named like the job) so that its
+ * concurrency, stall handling and depth are independent: a slow receiver can never delay a sweep.
+ */
+export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  /** Payloads carry ids, never blobs; the consumer re-parses them with this schema. */
+  payload: P;
+  /** Options every enqueue of this job gets (attempts, backoff, retention). */
+  options: Pick<JobsOptions, "attempts" | "backoff" | "removeOnComplete" | "removeOnFail">;
+  /** Recurring jobs: registered by the worker with upsertJobScheduler (id = job name). */
+  schedule?: (config: Config) => { every: number };
+  /** Jobs one worker process runs at once. */
+  concurrency: (config: Config) => number;
+}
+
+const define = <P extends z.ZodType>(def: JobDefinition<P>) => def;
+
+const DAY_S = 24 * 3600;
+
+/** Every job Breakwater runs, declared once. Only jobs with a consumer belong here. */
+export const JOBS = {
+  "webhook-deliver": define({
+    name: "webhook-deliver",
+    description:
+      "Delivers one webhook event (jobId = event id) through the configured backend; the job delays itself for scheduled retries",
+    payload: z.object({ eventId: z.string().regex(/^evt_[0-9a-f]{24}$/) }).strict(),
+    options: {
+      // Thrown errors only (backend unreachable, Svix 5xx/429, Postgres down): scheduled retries to a
+      // receiver are not failures of the job — the job moves itself to delayed instead.
+      attempts: 10,
+      backoff: { type: "exponential", delay: 1_000 },
+      // Completed jobs stay a day so a repeated enqueue with the same jobId stays a no-op.
+      removeOnComplete: { age: DAY_S, count: 50_000 },
+      removeOnFail: { age: 7 * DAY_S, count: 50_000 },
+    },
+    concurrency: (config) => config.WEBHOOK_CONCURRENCY,
+  }),
+  "webhook-outbox-sweep": define({
+    name: "webhook-outbox-sweep",
+    description: "Re-enqueues undelivered outbox rows whose delivery job a crash or a Redis loss left behind",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    schedule: () => ({ every: 10_000 }),
+    concurrency: () => 1,
+  }),
+  "breaker-stale-sweep": define({
+    name: "breaker-stale-sweep",
+    description:
+      "Closes the open breaker episodes of instances silent for BREAKER_STALE_SECONDS (resolution instance_expired)",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    // A few sweeps per stale window bounds how late an expiry fires (≤ 1/6 of the window, ≤ 30 s).
+    schedule: (config) => ({
+      every: Math.min(30_000, Math.max(1_000, (config.BREAKER_STALE_SECONDS * 1000) / 6)),
+    }),
+    concurrency: () => 1,
+  }),
+} as const;
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]["payload"]>;
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+/**
+ * The BullMQ prefix of a queue: the deployment prefix plus the queue name as a Redis Cluster hash
+ * tag, so all keys of one queue land in one slot (BullMQ's Lua scripts need that) while different
+ * queues spread over the cluster.
+ */
+export function queuePrefix(config: Pick<Config, "QUEUE_PREFIX">, name: JobName): string {
+  return `${config.QUEUE_PREFIX}:{${name}}`;
+}
+
+/** Parses a job payload with its catalogue schema (consumers never trust what Redis holds). */
+export function parsePayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {
+  return JOBS[name].payload.parse(data) as JobPayload<N>;
+}

@@ -1,0 +1,89 @@
+import { parseConfig } from "@breakwater/config";
+import { Queue, Worker } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queuePrefix } from "./catalogue";
+import { closeRedis, createRedis } from "./connection";
+import { createJobsClient, type JobsClient } from "./jobs-client";
+import { type PrivateRedis, startPrivateRedis } from "./testing/private-redis";
+
+const evt = () =>
+  `evt_${Date.now().toString(16).padStart(12, "0")}${Math.random().toString(16).slice(2, 14).padEnd(12, "0")}`;
+
+describe("jobs client", () => {
+  let redis: PrivateRedis;
+  let jobs: JobsClient;
+  const config = () => parseConfig({ ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: `t${Date.now()}` });
+  let cfg: ReturnType<typeof config>;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis(3390);
+    cfg = config();
+    jobs = createJobsClient(cfg);
+  });
+  afterAll(async () => {
+    await jobs.close();
+    await redis.stop();
+  });
+
+  it("puts every key of a queue behind its {hash tag}", async () => {
+    const id = evt();
+    await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id });
+    const conn = createRedis(redis.url, "worker");
+    const keys = await conn.keys(`${cfg.QUEUE_PREFIX}:*`);
+    await closeRedis(conn);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(k.startsWith(`${cfg.QUEUE_PREFIX}:{webhook-deliver}:`)).toBe(true);
+  });
+
+  it("rejects a payload that does not match the catalogue", async () => {
+    await expect(jobs.enqueue("webhook-deliver", { eventId: "nope" })).rejects.toThrow();
+  });
+
+  it("enqueue with the same jobId is a no-op; ensure re-adds lost and finished jobs only", async () => {
+    const id = evt();
+    await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id, delayMs: 60_000 });
+    await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id, delayMs: 60_000 });
+    expect((await jobs.counts("webhook-deliver")).delayed).toBeGreaterThanOrEqual(1);
+    expect(await jobs.ensure("webhook-deliver", { eventId: id }, { jobId: id })).toBe("present");
+
+    const conn = createRedis(redis.url, "worker");
+    const prefix = queuePrefix(cfg, "webhook-deliver");
+    const q = new Queue("webhook-deliver", { connection: conn, prefix });
+    await q.remove(id); // what a Redis restart without persistence does to the job
+    expect(await jobs.ensure("webhook-deliver", { eventId: id }, { jobId: id })).toBe("added");
+    expect(await q.getJobState(id)).toBe("waiting");
+
+    // Let a worker fail it for good: a finished job with an incomplete outbox row gets replaced.
+    await q.remove(id);
+    await q.add("webhook-deliver", { eventId: id }, { jobId: id, attempts: 1 });
+    const worker = new Worker(
+      "webhook-deliver",
+      async () => {
+        throw new Error("boom");
+      },
+      { connection: conn, prefix },
+    );
+    await new Promise<void>((resolve) => worker.on("failed", () => resolve()));
+    await worker.close();
+    expect(await q.getJobState(id)).toBe("failed");
+    expect(await jobs.ensure("webhook-deliver", { eventId: id }, { jobId: id, delayMs: 60_000 })).toBe(
+      "replaced",
+    );
+    expect(await q.getJobState(id)).toBe("delayed");
+    await q.close();
+    await closeRedis(conn);
+  });
+
+  it("a producer fails fast while Redis is down instead of hanging", async () => {
+    const down = createJobsClient({ ...cfg, REDIS_URL: "redis://127.0.0.1:3391/0" });
+    const t0 = Date.now();
+    await expect(
+      Promise.race([
+        down.enqueue("webhook-deliver", { eventId: evt() }),
+        new Promise((_, rej) => setTimeout(() => rej(new Error("hung")), 4_000)),
+      ]),
+    ).rejects.toThrow();
+    expect(Date.now() - t0).toBeLessThan(4_000);
+    await down.close();
+  });
+});

@@ -1,0 +1,160 @@
+import type { Config } from "@breakwater/config";
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { JOBS, type JobName, type JobPayload, parsePayload, queuePrefix } from "./catalogue";
+import { closeRedis, createRedis, type RedisRole } from "./connection";
+
+export interface EnqueueOptions {
+  /** A stable id: while a job with this id is still in Redis, adding it again is a no-op. */
+  jobId?: string;
+  delayMs?: number;
+}
+
+export type EnsureResult = "present" | "added" | "replaced";
+
+/** Job states as BullMQ counts them, for metrics. */
+export type JobCounts = Record<
+  "waiting" | "active" | "delayed" | "prioritized" | "failed" | "completed",
+  number
+>;
+
+/**
+ * What core code may do with the queues, without seeing BullMQ. One per process; safe to share.
+ */
+export interface JobsClient {
+  /** Adds a job with its catalogue options; the payload is validated first. */
+  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts?: EnqueueOptions): Promise<void>;
+  /**
+   * Makes sure a job with this id is pending: adds it when Redis no longer has it (crash, restart,
+   * eviction) and replaces it when it already finished (failed after its attempts). Pending,
+   * delayed or active jobs are left alone.
+   */
+  ensure<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    opts: { jobId: string; delayMs?: number },
+  ): Promise<EnsureResult>;
+  /** Job counts per state of one queue (delayed included). */
+  counts(name: JobName): Promise<JobCounts>;
+  /** Closes the queues and, when the client created it, the Redis connection. */
+  close(): Promise<void>;
+}
+
+/** The BullMQ Queue objects of a process, one per catalogue entry, on one shared connection. */
+export class QueueSet {
+  private readonly queues = new Map<JobName, Queue>();
+  constructor(
+    readonly config: Pick<Config, "QUEUE_PREFIX">,
+    readonly connection: Redis,
+  ) {}
+
+  get(name: JobName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, {
+        connection: this.connection,
+        prefix: queuePrefix(this.config, name),
+        defaultJobOptions: JOBS[name].options,
+      });
+      // Errors surface on the awaited calls; the listener keeps an emitted error from crashing the process.
+      q.on("error", () => {});
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  all(): Queue[] {
+    return [...this.queues.values()];
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.all().map((q) => q.close()));
+    this.queues.clear();
+  }
+}
+
+/**
+ * A JobsClient on REDIS_URL. Pass `connection` to share one (the caller then owns and quits it);
+ * otherwise one is created for `role` and quit by close() — BullMQ never quits connections it
+ * was given.
+ */
+export function createJobsClient(
+  config: Pick<Config, "QUEUE_PREFIX" | "REDIS_URL">,
+  opts: { role?: RedisRole; connection?: Redis; timeoutMs?: number } = {},
+): JobsClient {
+  const role = opts.role ?? "producer";
+  const owned = !opts.connection;
+  const connection = opts.connection ?? createRedis(config.REDIS_URL, role, "breakwater-jobs");
+  // An unhandled 'error' event would crash the process; failures surface on the awaited commands instead.
+  if (owned) connection.on("error", () => {});
+  const queues = new QueueSet(config, connection);
+  const timeoutMs = opts.timeoutMs ?? (role === "producer" ? 1_000 : 10_000);
+
+  // BullMQ waits for a ready connection before every command, whatever the offline-queue setting,
+  // so a producer would hang for the whole outage. Refuse at once while reconnecting, and bound
+  // the wait otherwise; a late add that still lands afterwards is harmless (jobIds are stable).
+  const guarded = <T>(work: () => Promise<T>): Promise<T> => {
+    if (role === "producer" && (connection.status === "reconnecting" || connection.status === "end")) {
+      return Promise.reject(new Error(`Redis unavailable (${connection.status})`));
+    }
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      work(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  };
+
+  return {
+    async enqueue(name, payload, o = {}) {
+      const data = parsePayload(name, payload);
+      await guarded(() => queues.get(name).add(name, data, { jobId: o.jobId, delay: o.delayMs }));
+    },
+
+    ensure(name, payload, o) {
+      const data = parsePayload(name, payload);
+      return guarded(() => ensureJob(queues.get(name), name, data, o));
+    },
+
+    counts(name) {
+      return guarded(() => countJobs(queues.get(name)));
+    },
+
+    async close() {
+      await queues.close();
+      if (owned) await closeRedis(connection);
+    },
+  };
+}
+
+async function ensureJob(
+  queue: Queue,
+  name: string,
+  data: unknown,
+  o: { jobId: string; delayMs?: number },
+): Promise<EnsureResult> {
+  const state = await queue.getJobState(o.jobId);
+  if (state === "unknown") {
+    await queue.add(name, data, { jobId: o.jobId, delay: o.delayMs });
+    return "added";
+  }
+  if (state === "completed" || state === "failed") {
+    await queue.remove(o.jobId);
+    await queue.add(name, data, { jobId: o.jobId, delay: o.delayMs });
+    return "replaced";
+  }
+  return "present";
+}
+
+async function countJobs(queue: Queue): Promise<JobCounts> {
+  const c = await queue.getJobCounts("waiting", "active", "delayed", "prioritized", "failed", "completed");
+  return {
+    waiting: c.waiting ?? 0,
+    active: c.active ?? 0,
+    delayed: c.delayed ?? 0,
+    prioritized: c.prioritized ?? 0,
+    failed: c.failed ?? 0,
+    completed: c.completed ?? 0,
+  };
+}
