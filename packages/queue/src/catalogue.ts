@@ -19,7 +19,7 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   concurrency: (config: Config) => number;
 }
 
-const define = <P extends z.ZodType>(def: JobDefinition<P>) => def;
+const define = <D extends JobDefinition>(def: D) => def;
 
 const DAY_S = 24 * 3600;
 
