@@ -1,5 +1,6 @@
 import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
+import type { JobsClient } from "@breakwater/queue";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { forbidden } from "./errors";
@@ -18,6 +19,8 @@ export interface Deps {
   config: Config;
   log: Logger;
   redis?: Redis;
+  /** Enqueues background jobs (webhook delivery…); absent where nothing enqueues (CLI). */
+  jobs?: JobsClient;
 }
 
 /** The caller of a core function: who, and (for tenant-scoped calls) in which organization with which role. */

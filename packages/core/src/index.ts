@@ -19,3 +19,4 @@ export * from "./tenancy/list-tenancy";
 export * from "./tenancy/revoke-api-key";
 export * from "./plans/list-plans";
 export * from "./tenancy/get-organization";
+export * from "./events/breaker-events";

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { BREAKER_EVENT_SAMPLES, EVENT_CATALOGUE, parseBreakerEvent } from "./breaker-events";
+
+describe("breaker event catalogue", () => {
+  it("has a schema and a sample for each type, and each sample validates", () => {
+    expect(EVENT_CATALOGUE.map((e) => e.type)).toEqual(["circuit_breaker_opened", "circuit_breaker_closed"]);
+    for (const e of EVENT_CATALOGUE) {
+      expect(parseBreakerEvent(e.sample)).toEqual(e.sample);
+      expect(e.schema.$schema).toContain("2020-12");
+      expect(e.schema.required).toEqual(["type", "timestamp", "data"]);
+    }
+  });
+
+  it("publishes exactly the product's payload keys", () => {
+    const keys = (t: string) => {
+      const props = EVENT_CATALOGUE.find((e) => e.type === t)?.schema.properties as
+        | Record<string, { properties: object }>
+        | undefined;
+      return Object.keys(props?.data?.properties ?? {}).sort();
+    };
+    const common = [
+      "dashboard_url",
+      "episode_id",
+      "event_id",
+      "failure_count",
+      "opened_at",
+      "previous_state",
+      "project_id",
+      "project_name",
+      "provider",
+      "reported_at",
+      "sdk_instance_id",
+      "state",
+      "success_count",
+    ];
+    expect(keys("circuit_breaker_opened")).toEqual(common.sort());
+    expect(keys("circuit_breaker_closed")).toEqual(
+      [...common, "closed_at", "duration_seconds", "resolution"].sort(),
+    );
+  });
+
+  it("rejects a closed event without its resolution", () => {
+    const { resolution: _, ...data } = BREAKER_EVENT_SAMPLES.circuit_breaker_closed.data;
+    expect(() => parseBreakerEvent({ ...BREAKER_EVENT_SAMPLES.circuit_breaker_closed, data })).toThrow();
+  });
+});
