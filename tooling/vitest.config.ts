@@ -1,3 +1,29 @@
-import { packageConfig } from "../vitest.shared.ts";
+import { defineConfig } from "vitest/config";
+import { testEnv } from "../vitest.shared.ts";
 
-export default packageConfig();
+// Like the other packages, with the CLI and launcher sources (cli/, scripts/) in scope too.
+export default defineConfig({
+  test: {
+    env: testEnv,
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["{src,cli,scripts}/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          env: testEnv,
+        },
+      },
+      {
+        test: {
+          name: "int",
+          include: ["{src,cli,scripts,test}/**/*.int.test.ts"],
+          env: testEnv,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,223 @@
+/** The admin CLI's commands: each calls core with the system caller and renders both output forms. */
+import {
+  type ApiKeyDto,
+  type Ctx,
+  createApiKey,
+  createOrganization,
+  createProject,
+  getOrganization,
+  listApiKeys,
+  listOrganizations,
+  listPlans,
+  listProjects,
+  type ProjectDto,
+  revokeApiKey,
+} from "@breakwater/core";
+import type { FlagValue } from "./parse";
+
+export interface Result {
+  human: string;
+  json: unknown;
+}
+
+type Values = Record<string, FlagValue | undefined>;
+
+const str = (v: FlagValue | undefined) => (v === undefined ? undefined : String(v));
+const num = (v: FlagValue | undefined) => (v === undefined ? undefined : Number(v));
+
+export async function orgCreate(ctx: Ctx, v: Values): Promise<Result> {
+  const org = await createOrganization(ctx, {
+    name: str(v.name)!,
+    slug: str(v.slug),
+    planSlug: str(v.plan) ?? "free",
+  });
+  return {
+    human: `Created organization ${org.name} (${org.id}, slug ${org.slug}, plan ${org.planSlug})`,
+    json: {
+      organization_id: org.id,
+      name: org.name,
+      slug: org.slug,
+      plan: org.planSlug,
+      created_at: org.createdAt,
+    },
+  };
+}
+
+export async function orgList(ctx: Ctx): Promise<Result> {
+  const orgs = await listOrganizations(ctx);
+  return {
+    human: table(
+      ["ID", "SLUG", "NAME", "PLAN", "PROJECTS"],
+      orgs.map((o) => [o.id, o.slug, o.name, o.planSlug ?? "-", String(o.projectCount)]),
+    ),
+    json: orgs.map((o) => ({
+      organization_id: o.id,
+      name: o.name,
+      slug: o.slug,
+      plan: o.planSlug,
+      project_count: o.projectCount,
+      created_at: o.createdAt,
+    })),
+  };
+}
+
+/** Creates the project and its first key; with no --org, in a fresh team-plan organization (test/bench seeding). */
+export async function projectCreate(ctx: Ctx, v: Values): Promise<Result> {
+  const org = v.org
+    ? await getOrganization(ctx, { ref: str(v.org)! })
+    : await createOrganization(ctx, {
+        name: `Org ${new Date().toISOString().slice(0, 10)} ${Math.random().toString(36).slice(2, 8)}`,
+        planSlug: "team",
+      });
+  const limits =
+    v.daily === undefined && v.weekly === undefined && v.monthly === undefined
+      ? undefined
+      : { daily: num(v.daily), weekly: num(v.weekly), monthly: num(v.monthly) };
+  const project = await createProject(ctx, {
+    organizationId: org.id,
+    name: str(v.name)!,
+    mode: (str(v.mode) as ProjectDto["mode"] | undefined) ?? "alert_only",
+    limits,
+  });
+  const { apiKey, key } = await createApiKey(ctx, {
+    projectId: project.id,
+    name: str(v["key-name"]) ?? "Default key",
+  });
+  return {
+    human: [
+      `Created project ${project.name} (${project.id}) in ${org.slug} (${org.id})`,
+      `  mode ${project.mode}, limits ${formatLimits(project.limits)}`,
+      `API key (shown once): ${apiKey}`,
+      "",
+      `  export SOLWYN_API_KEY=${apiKey}`,
+    ].join("\n"),
+    json: {
+      project_id: project.id,
+      api_key: apiKey,
+      key_id: key.id,
+      organization_id: org.id,
+      organization_slug: org.slug,
+      name: project.name,
+      mode: project.mode,
+      limits: project.limits,
+    },
+  };
+}
+
+export async function projectList(ctx: Ctx, v: Values): Promise<Result> {
+  const org = await getOrganization(ctx, { ref: str(v.org)! });
+  const projects = await listProjects(ctx, org.id);
+  return {
+    human: table(
+      ["ID", "NAME", "MODE", "LIMITS"],
+      projects.map((p) => [p.id, p.name, p.mode, formatLimits(p.limits)]),
+    ),
+    json: projects.map((p) => ({
+      project_id: p.id,
+      organization_id: p.organizationId,
+      name: p.name,
+      mode: p.mode,
+      limits: p.limits,
+      created_at: p.createdAt,
+    })),
+  };
+}
+
+export async function keyCreate(ctx: Ctx, v: Values): Promise<Result> {
+  const { apiKey, key } = await createApiKey(ctx, {
+    projectId: str(v.project)!,
+    name: str(v.name),
+    readOnly: v["read-only"] === true,
+  });
+  return {
+    human: [
+      `Created ${key.readOnly ? "read-only " : ""}key ${key.name} (${key.id}) for ${key.projectId}`,
+      `API key (shown once): ${apiKey}`,
+    ].join("\n"),
+    json: { ...keyJson(key), api_key: apiKey },
+  };
+}
+
+export async function keyList(ctx: Ctx, v: Values): Promise<Result> {
+  const keys = await listApiKeys(ctx, str(v.project)!);
+  return {
+    human: table(
+      ["ID", "PREFIX", "NAME", "ACCESS", "STATUS", "LAST USED"],
+      keys.map((k) => [
+        k.id,
+        k.prefix,
+        k.name,
+        k.readOnly ? "read-only" : "read-write",
+        k.revokedAt ? "revoked" : k.expiresAt && new Date(k.expiresAt) <= new Date() ? "expired" : "active",
+        k.lastUsedAt ?? "never",
+      ]),
+    ),
+    json: keys.map(keyJson),
+  };
+}
+
+export async function keyRevoke(ctx: Ctx, v: Values): Promise<Result> {
+  const key = await revokeApiKey(ctx, { keyId: str(v.key)! });
+  return { human: `Revoked key ${key.id} (${key.prefix}) at ${key.revokedAt}`, json: keyJson(key) };
+}
+
+export async function planList(ctx: Ctx): Promise<Result> {
+  const plans = await listPlans(ctx);
+  return {
+    human: table(
+      ["SLUG", "NAME", "VERSION", "PRICE/MO", "MAX PROJECTS", "REQUESTS/MO", "RETENTION", "SUBSCRIBERS"],
+      plans.map((p) => [
+        p.slug,
+        p.name + (p.archived ? " (archived)" : ""),
+        `v${p.version}`,
+        `$${(p.priceCents / 100).toFixed(2)}`,
+        p.entitlements.max_projects === null ? "unlimited" : String(p.entitlements.max_projects ?? "-"),
+        String(p.entitlements.included_requests_month ?? "-"),
+        p.entitlements.retention_days === undefined ? "-" : `${p.entitlements.retention_days} d`,
+        String(p.subscriptionCount),
+      ]),
+    ),
+    json: plans.map((p) => ({
+      plan_id: p.id,
+      slug: p.slug,
+      name: p.name,
+      version: p.version,
+      price_cents: p.priceCents,
+      entitlements: p.entitlements,
+      subscription_count: p.subscriptionCount,
+      archived: p.archived,
+    })),
+  };
+}
+
+function keyJson(k: ApiKeyDto) {
+  return {
+    key_id: k.id,
+    project_id: k.projectId,
+    name: k.name,
+    prefix: k.prefix,
+    read_only: k.readOnly,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+  };
+}
+
+function formatLimits(l: ProjectDto["limits"]): string {
+  const parts = (["daily", "weekly", "monthly"] as const)
+    .filter((p) => l[p] !== null)
+    .map((p) => `${p} $${l[p]}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+function table(head: string[], rows: string[][]): string {
+  if (rows.length === 0) return "(none)";
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)].join("\n");
+}

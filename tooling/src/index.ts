@@ -1,0 +1,3 @@
+export * from "./deps";
+export * from "./paths";
+export * from "./seed";
