@@ -1,0 +1,436 @@
+import type { Pool } from "pg";
+import type { Logger } from "pino";
+import { admitTagSets, type KnownTagValues } from "./tag-policy";
+
+/** A timestamp at µs precision (parsed by the transport; see packages/wire). */
+export interface EventInstant {
+  micros: number;
+  /** Canonical UTC text with 6 fractional digits. */
+  iso: string;
+  date: Date;
+}
+
+/** One structurally valid metadata event, in the SDK's own field names (spec §3). */
+export interface IngestEvent {
+  model: string;
+  provider: string;
+  modality: string;
+  input_tokens: number;
+  output_tokens: number;
+  token_details?: Record<string, number | boolean> | null;
+  media_usage?: Record<string, unknown> | null;
+  latency_ms: number;
+  status: "success" | "error" | "budget_denied";
+  is_model_fallback: boolean;
+  is_provider_fallback: boolean;
+  requested_provider?: string | null;
+  requested_model?: string | null;
+  failover_reason?: string | null;
+  failover_error_class?: string | null;
+  attempt_index: number;
+  call_id: string;
+  possibly_succeeded?: boolean | null;
+  service_tier?: string | null;
+  sdk_instance_id: string;
+  timestamp: EventInstant;
+  agent_run_id?: string | null;
+  parent_agent_run_id?: string | null;
+  agent_run_name?: string | null;
+  provider_region?: string | null;
+  tags?: unknown;
+  lease_id?: string | null;
+  deny_source?: string | null;
+  deny_reason?: string | null;
+  denied_by_period?: string | null;
+  estimated_output_bound?: number | null;
+  velocity_flags?: string[] | null;
+  receipt_aggregate_count?: number | null;
+  receipt_pricing_input_tokens?: number | null;
+}
+
+export type RejectionCode =
+  | "unknown_model"
+  | "unknown_service_tier"
+  | "invalid_tags"
+  | "tag_cardinality_exceeded"
+  | "unsupported_modality";
+
+export interface IngestResult {
+  ingested: number;
+  rejected: { index: number; code: RejectionCode; model: string; message: string }[];
+  duplicates: { index: number; probe: "call_id" | "legacy_key"; call_id: string }[];
+}
+
+/** Cost of an event in nano-dollars; null = the catalogue cannot price it (never $0). */
+export interface EventPricing {
+  /** What the served call cost (success/error events). */
+  actualCostNanos(event: IngestEvent): bigint | null;
+  /** What a denied call would have cost had it run (budget_denied events). */
+  avoidedCostNanos(event: IngestEvent): bigint | null;
+}
+
+/** What the budget counters learn about newly stored events (budgets' recordIngestedSpend). */
+export interface IngestedSpendItem {
+  callId: string;
+  attemptIndex: number;
+  timestamp: Date;
+  costNanos: bigint | null;
+  agentRunId: string;
+  tags?: Record<string, string> | null;
+  status: string;
+}
+
+export interface IngestDeps {
+  pg: Pool;
+  log: Logger;
+  knownTags: KnownTagValues;
+  pricing: EventPricing;
+  /** Moves the live budget counters; failures are logged (counters rebuild from Postgres). */
+  recordSpend?: (projectId: string, items: IngestedSpendItem[]) => Promise<void>;
+}
+
+const MODALITIES = new Set(["text", "image", "audio", "video", "embedding"]);
+/** Service tiers the price catalogue understands (confirm's enum plus the batch lane). */
+export const KNOWN_SERVICE_TIERS = new Set([
+  "auto",
+  "default",
+  "flex",
+  "scale",
+  "priority",
+  "standard",
+  "optimized",
+  "batch",
+]);
+// A model id is plausible when it is printable, starts with a letter or digit and has no spaces:
+// covers dated snapshots, "org/model", "llama3:8b", Bedrock ids and ARNs.
+const PLAUSIBLE_MODEL_RE = /^[A-Za-z0-9][\x21-\x7e]*$/;
+
+/** Why an event's tags break the tag policy (10 keys, key 1–64, value ≤256, strings, no NUL). */
+function tagsProblem(value: unknown): string | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
+  const keys = Object.keys(value);
+  if (keys.length > 10) return "at most 10 tags per event";
+  for (const k of keys) {
+    const v = (value as Record<string, unknown>)[k];
+    if (k.length < 1 || k.length > 64) return "tag keys must be 1-64 characters";
+    if (typeof v !== "string") return "tag values must be strings";
+    if (v.length > 256) return "tag values must be at most 256 characters";
+    if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
+  }
+  return null;
+}
+
+/** The run an event belongs to: its own, or the SDK instance's daily auto run (UTC date). */
+export function runIdOf(e: Pick<IngestEvent, "agent_run_id" | "sdk_instance_id" | "timestamp">): string {
+  if (e.agent_run_id) return e.agent_run_id;
+  return `_auto-${e.sdk_instance_id}-${e.timestamp.iso.slice(0, 10)}`;
+}
+
+/** Nano-dollars as an exact decimal string (USD). */
+export function nanosToDecimal(n: bigint): string {
+  const neg = n < 0n;
+  const abs = neg ? -n : n;
+  return `${neg ? "-" : ""}${abs / 1_000_000_000n}.${(abs % 1_000_000_000n).toString().padStart(9, "0")}`;
+}
+
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * Ingests one SDK batch (spec §3): every event lands in exactly one of `ingested`, `rejected`
+ * (closed codes) or `duplicates` (by (project, call_id, attempt_index), then by the legacy
+ * (timestamp instant, sdk_instance_id)), so one bad event never costs its siblings. Stored events
+ * are durable in Postgres — one multi-row INSERT … ON CONFLICT DO NOTHING that also upserts their
+ * agent runs — before this returns; the live budget counters are moved afterwards.
+ */
+export async function ingestMetadataEvents(
+  deps: IngestDeps,
+  input: { projectId: string; organizationId: string; events: IngestEvent[] },
+): Promise<IngestResult> {
+  const { events, projectId } = input;
+  const result: IngestResult = { ingested: 0, rejected: [], duplicates: [] };
+  const reject = (index: number, code: RejectionCode, message: string) =>
+    result.rejected.push({ index, code, model: events[index]!.model.slice(0, 50), message });
+
+  // 1. Per-event policy (no I/O).
+  const candidates: number[] = [];
+  const tagSets: (Record<string, string> | null)[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (!PLAUSIBLE_MODEL_RE.test(e.model)) {
+      reject(i, "unknown_model", "model is not a recognisable model id");
+      continue;
+    }
+    if (!MODALITIES.has(e.modality)) {
+      reject(i, "unsupported_modality", `modality must be one of ${[...MODALITIES].join(", ")}`);
+      continue;
+    }
+    if (e.service_tier != null && !KNOWN_SERVICE_TIERS.has(e.service_tier)) {
+      reject(
+        i,
+        "unknown_service_tier",
+        `unknown service tier; known: ${[...KNOWN_SERVICE_TIERS].join(", ")}`,
+      );
+      continue;
+    }
+    if (e.tags != null) {
+      const problem = tagsProblem(e.tags);
+      if (problem) {
+        reject(i, "invalid_tags", problem);
+        continue;
+      }
+    }
+    candidates.push(i);
+  }
+
+  // 2. Duplicates inside the batch: the first occurrence wins.
+  const byCall = new Set<string>();
+  const byLegacy = new Set<string>();
+  const fresh: number[] = [];
+  for (const i of candidates) {
+    const e = events[i]!;
+    const callKey = `${e.call_id}/${e.attempt_index}`;
+    const legacyKey = `${e.timestamp.micros}/${e.sdk_instance_id}`;
+    if (byCall.has(callKey)) {
+      result.duplicates.push({ index: i, probe: "call_id", call_id: e.call_id });
+    } else if (byLegacy.has(legacyKey)) {
+      result.duplicates.push({ index: i, probe: "legacy_key", call_id: e.call_id });
+    } else {
+      byCall.add(callKey);
+      byLegacy.add(legacyKey);
+      fresh.push(i);
+      tagSets.push(
+        e.tags != null && Object.keys(e.tags as object).length > 0
+          ? (e.tags as Record<string, string>)
+          : null,
+      );
+    }
+  }
+
+  // 3. Account-wide tag cardinality.
+  const admitted = tagSets.some((t) => t !== null)
+    ? await admitTagSets({ pg: deps.pg, known: deps.knownTags }, input.organizationId, tagSets)
+    : tagSets.map(() => true);
+  const rows: number[] = [];
+  fresh.forEach((i, k) => {
+    if (admitted[k]) rows.push(i);
+    else reject(i, "tag_cardinality_exceeded", "the account has reached its tag key or tag value limit");
+  });
+
+  // 4. Durable insert of everything left, deduplicated against what is already stored.
+  if (rows.length > 0) {
+    const cost: (bigint | null)[] = [];
+    const avoided: (bigint | null)[] = [];
+    for (const i of rows) {
+      const e = events[i]!;
+      if (e.status === "budget_denied") {
+        cost.push(null);
+        avoided.push(deps.pricing.avoidedCostNanos(e));
+      } else {
+        cost.push(deps.pricing.actualCostNanos(e));
+        avoided.push(null);
+      }
+    }
+    const inserted = await insertEvents(deps.pg, projectId, events, rows, cost, avoided);
+    const storedItems: IngestedSpendItem[] = [];
+    const notStored: number[] = [];
+    rows.forEach((i, k) => {
+      const e = events[i]!;
+      if (inserted.has(`${e.call_id}/${e.attempt_index}`)) {
+        result.ingested++;
+        storedItems.push({
+          callId: e.call_id,
+          attemptIndex: e.attempt_index,
+          timestamp: e.timestamp.date,
+          costNanos: cost[k] ?? null,
+          agentRunId: runIdOf(e),
+          tags: (e.tags as Record<string, string> | null | undefined) ?? null,
+          status: e.status,
+        });
+      } else {
+        notStored.push(i);
+      }
+    });
+    if (notStored.length > 0) {
+      const byCallId = await existingCallKeys(
+        deps.pg,
+        projectId,
+        notStored.map((i) => events[i]!),
+      );
+      for (const i of notStored) {
+        const e = events[i]!;
+        result.duplicates.push({
+          index: i,
+          probe: byCallId.has(`${e.call_id}/${e.attempt_index}`) ? "call_id" : "legacy_key",
+          call_id: e.call_id,
+        });
+      }
+    }
+    if (storedItems.length > 0 && deps.recordSpend) {
+      try {
+        await deps.recordSpend(projectId, storedItems);
+      } catch (err) {
+        // The events are durable; the counters are a cache that is rebuilt from them.
+        deps.log.warn({ err, projectId }, "ingested events stored but budget counters not moved");
+      }
+    }
+  }
+
+  result.rejected.sort((a, b) => a.index - b.index);
+  result.duplicates.sort((a, b) => a.index - b.index);
+  return result;
+}
+
+const COLUMNS = [
+  ["call_id", "uuid"],
+  ["attempt_index", "int"],
+  ["timestamp", "timestamptz"],
+  ["sdk_instance_id", "text"],
+  ["model", "text"],
+  ["provider", "text"],
+  ["modality", "text"],
+  ["status", "text"],
+  ["input_tokens", "int"],
+  ["output_tokens", "int"],
+  ["token_details", "jsonb"],
+  ["media_usage", "jsonb"],
+  ["latency_ms", "int"],
+  ["is_model_fallback", "bool"],
+  ["is_provider_fallback", "bool"],
+  ["requested_provider", "text"],
+  ["requested_model", "text"],
+  ["failover_reason", "text"],
+  ["failover_error_class", "text"],
+  ["possibly_succeeded", "bool"],
+  ["service_tier", "text"],
+  ["agent_run_id", "text"],
+  ["parent_agent_run_id", "text"],
+  ["agent_run_name", "text"],
+  ["provider_region", "text"],
+  ["tags", "jsonb"],
+  ["lease_id", "text"],
+  ["deny_source", "text"],
+  ["deny_reason", "text"],
+  ["denied_by_period", "text"],
+  ["estimated_output_bound", "int"],
+  ["velocity_flags", "text"], // a Postgres array literal per row, cast below
+  ["receipt_aggregate_count", "int"],
+  ["receipt_pricing_input_tokens", "int"],
+  ["cost_usd", "numeric"],
+  ["avoided_cost_usd", "numeric"],
+  ["priced", "bool"],
+] as const;
+
+const pgTextArray = (values: string[]) =>
+  `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+const jsonOrNull = (v: unknown) => (v == null ? null : JSON.stringify(v));
+
+// One statement per batch: the events insert skips duplicates on either unique key, and the agent
+// runs of exactly the rows that went in are upserted in the same statement (so a replayed batch
+// never double counts a run). Runs are upserted in id order to keep lock order stable.
+const INSERT_SQL = `
+WITH v AS (
+  SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 2}::${t === "numeric" ? "numeric" : t}[]`).join(", ")})
+    AS v(${COLUMNS.map(([c]) => c).join(", ")})
+), ins AS (
+  INSERT INTO metadata_events (project_id, ${COLUMNS.map(([c]) => c).join(", ")})
+  SELECT $1, ${COLUMNS.map(([c]) => (c === "velocity_flags" ? "v.velocity_flags::text[]" : `v.${c}`)).join(", ")}
+    FROM v
+  ON CONFLICT DO NOTHING
+  RETURNING call_id, attempt_index, agent_run_id, agent_run_name, parent_agent_run_id, timestamp,
+            cost_usd, avoided_cost_usd, priced, velocity_flags
+), runs AS (
+  INSERT INTO agent_runs (project_id, agent_run_id, name, parent_agent_run_id, is_auto, first_seen_at,
+                          last_seen_at, call_count, cost_usd, avoided_cost_usd, unpriced_calls, velocity_flags)
+  SELECT $1, i.agent_run_id, max(i.agent_run_name), max(i.parent_agent_run_id),
+         i.agent_run_id LIKE '\\_auto-%', min(i.timestamp), max(i.timestamp), count(*),
+         coalesce(sum(i.cost_usd), 0), coalesce(sum(i.avoided_cost_usd), 0),
+         count(*) FILTER (WHERE NOT i.priced),
+         coalesce((SELECT array_agg(DISTINCT f) FROM ins i2, unnest(i2.velocity_flags) f
+                    WHERE i2.agent_run_id = i.agent_run_id), '{}')
+    FROM ins i
+   GROUP BY i.agent_run_id
+   ORDER BY i.agent_run_id
+  ON CONFLICT (project_id, agent_run_id) DO UPDATE SET
+    name = coalesce(excluded.name, agent_runs.name),
+    parent_agent_run_id = coalesce(excluded.parent_agent_run_id, agent_runs.parent_agent_run_id),
+    first_seen_at = least(agent_runs.first_seen_at, excluded.first_seen_at),
+    last_seen_at = greatest(agent_runs.last_seen_at, excluded.last_seen_at),
+    call_count = agent_runs.call_count + excluded.call_count,
+    cost_usd = agent_runs.cost_usd + excluded.cost_usd,
+    avoided_cost_usd = agent_runs.avoided_cost_usd + excluded.avoided_cost_usd,
+    unpriced_calls = agent_runs.unpriced_calls + excluded.unpriced_calls,
+    velocity_flags = ARRAY(SELECT DISTINCT x FROM unnest(agent_runs.velocity_flags || excluded.velocity_flags) x)
+  RETURNING 1
+)
+SELECT call_id::text AS call_id, attempt_index FROM ins`;
+
+async function insertEvents(
+  pg: Pool,
+  projectId: string,
+  events: IngestEvent[],
+  rows: number[],
+  cost: (bigint | null)[],
+  avoided: (bigint | null)[],
+): Promise<Set<string>> {
+  const cols: unknown[][] = COLUMNS.map(() => new Array(rows.length));
+  rows.forEach((i, k) => {
+    const e = events[i]!;
+    const c = cost[k] ?? null;
+    const a = avoided[k] ?? null;
+    // Unpriced = the catalogue could not price what this event is about (actual or avoided).
+    const priced = e.status === "budget_denied" ? a !== null : c !== null;
+    const values: unknown[] = [
+      e.call_id,
+      e.attempt_index,
+      e.timestamp.iso,
+      e.sdk_instance_id,
+      e.model,
+      e.provider,
+      e.modality,
+      e.status,
+      e.input_tokens,
+      e.output_tokens,
+      jsonOrNull(e.token_details),
+      jsonOrNull(e.media_usage),
+      Math.min(Math.round(e.latency_ms), INT32_MAX),
+      e.is_model_fallback,
+      e.is_provider_fallback,
+      e.requested_provider ?? null,
+      e.requested_model ?? null,
+      e.failover_reason ?? null,
+      e.failover_error_class ?? null,
+      e.possibly_succeeded ?? null,
+      e.service_tier ?? null,
+      runIdOf(e),
+      e.parent_agent_run_id ?? null,
+      e.agent_run_name ?? null,
+      e.provider_region ?? null,
+      jsonOrNull(e.tags),
+      e.lease_id ?? null,
+      e.deny_source ?? null,
+      e.deny_reason ?? null,
+      e.denied_by_period ?? null,
+      e.estimated_output_bound ?? null,
+      pgTextArray(e.velocity_flags ?? []),
+      e.receipt_aggregate_count ?? null,
+      e.receipt_pricing_input_tokens ?? null,
+      c === null ? null : nanosToDecimal(c),
+      a === null ? null : nanosToDecimal(a),
+      priced,
+    ];
+    for (let j = 0; j < values.length; j++) cols[j]![k] = values[j];
+  });
+  const res = await pg.query<{ call_id: string; attempt_index: number }>(INSERT_SQL, [projectId, ...cols]);
+  return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
+}
+
+async function existingCallKeys(pg: Pool, projectId: string, events: IngestEvent[]): Promise<Set<string>> {
+  const res = await pg.query<{ call_id: string; attempt_index: number }>(
+    `SELECT m.call_id::text AS call_id, m.attempt_index FROM metadata_events m
+       JOIN unnest($2::uuid[], $3::int[]) AS k(call_id, attempt_index)
+         ON m.call_id = k.call_id AND m.attempt_index = k.attempt_index
+      WHERE m.project_id = $1`,
+    [projectId, events.map((e) => e.call_id), events.map((e) => e.attempt_index)],
+  );
+  return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
+}
