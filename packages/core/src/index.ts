@@ -39,3 +39,6 @@ export * from "./budgets/record-ingested-spend";
 export * from "./budgets/windows";
 export * from "./runs/stop-agent-run";
 export * from "./runs/resume-agent-run";
+export * from "./fleet/record-breaker-report";
+export * from "./fleet/close-stale-episodes";
+export * from "./webhooks/record-webhook-event";

@@ -1,0 +1,196 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { parseBreakerEvent } from "../events/breaker-events";
+import { newId } from "../ids";
+import { closeStaleEpisodes } from "./close-stale-episodes";
+import { seedProject, testDeps } from "./fleet-test-helpers";
+import { type BreakerReportInput, recordBreakerReport } from "./record-breaker-report";
+
+const deps = testDeps({ BREAKER_STALE_SECONDS: "60", PUBLIC_URL: "https://bw.example.com/" });
+afterAll(() => deps.db.$disconnect());
+
+const t0 = Date.parse("2026-11-30T12:00:00.000Z");
+const at = (s: number) => new Date(t0 + s * 1000);
+
+function reporter(projectId: string, provider = "openai", sdkInstanceId = `inst-${newId("res").slice(-8)}`) {
+  return (state: BreakerReportInput["state"], s: number, counts: [number, number] = [0, 0]) =>
+    recordBreakerReport(deps, {
+      projectId,
+      provider,
+      sdkInstanceId,
+      state,
+      failureCount: counts[0],
+      successCount: counts[1],
+      reportedAt: at(s),
+    });
+}
+
+async function eventsOf(projectId: string) {
+  return deps.db.webhookEvent.findMany({
+    where: { projectId },
+    orderBy: { createdAt: "asc" },
+    include: { outbox: true },
+  });
+}
+
+describe("recordBreakerReport", () => {
+  it("opens one episode, records Recovering silently, closes it with duration and resolution", async () => {
+    const { project } = await seedProject(deps);
+    const report = reporter(project.id, "anthropic", "web-1");
+    expect(await report("closed", 0)).toMatchObject({ applied: true, transition: true, eventIds: [] });
+    const opened = await report("open", 10, [5, 0]);
+    expect(opened.eventIds).toHaveLength(1);
+    expect(await report("open", 70, [5, 0])).toMatchObject({
+      applied: true,
+      transition: false,
+      eventIds: [],
+    });
+    expect(await report("half_open", 100, [0, 1])).toMatchObject({ transition: true, eventIds: [] });
+    expect(await report("open", 110, [1, 1])).toMatchObject({ transition: true, eventIds: [] });
+    expect(await report("half_open", 140)).toMatchObject({ transition: true, eventIds: [] });
+    const closed = await report("closed", 160, [0, 3]);
+    expect(closed.eventIds).toHaveLength(1);
+
+    const events = await eventsOf(project.id);
+    expect(events.map((e) => e.type)).toEqual(["circuit_breaker_opened", "circuit_breaker_closed"]);
+    const [o, c] = events.map((e) => parseBreakerEvent(e.payload));
+    expect(o?.data).toMatchObject({
+      event_id: opened.eventIds[0],
+      provider: "anthropic",
+      sdk_instance_id: "web-1",
+      state: "open",
+      previous_state: "closed",
+      failure_count: 5,
+      project_name: project.name,
+      opened_at: at(10).toISOString(),
+      dashboard_url: `https://bw.example.com/fleet/${project.id}/anthropic`,
+    });
+    expect(o?.data).not.toHaveProperty("closed_at");
+    expect(c?.data).toMatchObject({
+      event_id: closed.eventIds[0],
+      episode_id: o?.data.episode_id,
+      state: "closed",
+      previous_state: "half_open",
+      closed_at: at(160).toISOString(),
+      duration_seconds: 150,
+      resolution: "recovered",
+    });
+    // Team plan: both deliverable, each with its outbox row.
+    expect(events.every((e) => e.deliverable && e.outbox)).toBe(true);
+
+    const episode = await deps.db.breakerEpisode.findUniqueOrThrow({ where: { id: o!.data.episode_id } });
+    expect(episode).toMatchObject({ resolution: "recovered", lastState: "closed", recoveringSecs: 30 });
+    const transitions = await deps.db.breakerTransition.findMany({
+      where: { projectId: project.id },
+      orderBy: { reportedAt: "asc" },
+    });
+    expect(transitions.map((t) => `${t.fromState}>${t.toState}`)).toEqual([
+      "null>closed",
+      "closed>open",
+      "open>half_open",
+      "half_open>open",
+      "open>half_open",
+      "half_open>closed",
+    ]);
+  });
+
+  it("ignores duplicates and older reported_at: no transition, no event, snapshot unchanged", async () => {
+    const { project } = await seedProject(deps);
+    const report = reporter(project.id);
+    await report("open", 20, [3, 0]);
+    expect(await report("open", 20, [3, 0])).toEqual({ applied: false, transition: false, eventIds: [] });
+    expect(await report("closed", 5, [0, 9])).toEqual({ applied: false, transition: false, eventIds: [] });
+    expect(await report("closed", 20, [0, 9])).toEqual({ applied: false, transition: false, eventIds: [] });
+    const snap = await deps.db.breakerSnapshot.findFirstOrThrow({ where: { projectId: project.id } });
+    expect(snap).toMatchObject({ state: "open", failureCount: 3, reportedAt: at(20) });
+    expect(await deps.db.breakerTransition.count({ where: { projectId: project.id } })).toBe(1);
+    expect((await eventsOf(project.id)).length).toBe(1);
+  });
+
+  it("lets exactly one of many concurrent identical reports through", async () => {
+    const { project } = await seedProject(deps);
+    const report = reporter(project.id);
+    // A brand-new instance: the racing first inserts must yield one snapshot and one episode.
+    const first = await Promise.all(Array.from({ length: 8 }, () => report("open", 1, [5, 0])));
+    expect(first.filter((r) => r.applied)).toHaveLength(1);
+    await report("half_open", 2);
+    const closing = await Promise.all(Array.from({ length: 8 }, () => report("closed", 3)));
+    expect(closing.filter((r) => r.applied)).toHaveLength(1);
+    const events = await eventsOf(project.id);
+    expect(events.map((e) => e.type)).toEqual(["circuit_breaker_opened", "circuit_breaker_closed"]);
+    expect(await deps.db.breakerEpisode.count({ where: { projectId: project.id } })).toBe(1);
+  });
+
+  it("a stale instance's open episode is closed once as instance_expired; a late report fires nothing", async () => {
+    const { project } = await seedProject(deps);
+    const report = reporter(project.id, "google", "dying-1");
+    const other = reporter(project.id, "google", "alive-1");
+    await report("open", 0, [5, 0]);
+    await other("closed", 0);
+    const later = new Date(Date.now() + 61_000);
+    const swept = await closeStaleEpisodes(deps, { now: later, projectIds: [project.id] });
+    expect(swept.closed).toBe(1);
+    expect((await closeStaleEpisodes(deps, { now: later, projectIds: [project.id] })).closed).toBe(0);
+
+    const events = await eventsOf(project.id);
+    const closed = parseBreakerEvent(events[1]?.payload);
+    expect(closed).toMatchObject({
+      type: "circuit_breaker_closed",
+      data: { resolution: "instance_expired", state: "open", closed_at: later.toISOString() },
+    });
+    // The instance comes back closed: no episode is open, so nothing fires.
+    expect((await report("closed", 200)).eventIds).toEqual([]);
+    // …and opening again starts a new episode with its own opened event.
+    expect((await report("open", 300)).eventIds).toHaveLength(1);
+  });
+
+  it("free plan: transitions recorded, events undeliverable; an override turns delivery on for later ones", async () => {
+    const { org, project } = await seedProject(deps, "free");
+    const report = reporter(project.id);
+    await report("open", 0);
+    const firstClose = await report("closed", 10);
+    expect(firstClose.transition).toBe(true);
+    let events = await eventsOf(project.id);
+    expect(events.map((e) => [e.deliverable, e.outbox !== null])).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+    await deps.db.entitlementOverride.create({
+      data: {
+        id: newId("ovr"),
+        organizationId: org.id,
+        featureKey: "breaker_webhooks",
+        value: true,
+        reason: "trial",
+      },
+    });
+    await report("open", 20);
+    await report("closed", 30);
+    events = await eventsOf(project.id);
+    expect(events.map((e) => e.deliverable)).toEqual([false, false, true, true]);
+    expect(events.slice(2).every((e) => e.outbox?.completedAt === null)).toBe(true);
+  });
+
+  it("a downgrade still delivers the close of an episode whose open was delivered", async () => {
+    const { org, project } = await seedProject(deps, "free");
+    const ovr = await deps.db.entitlementOverride.create({
+      data: {
+        id: newId("ovr"),
+        organizationId: org.id,
+        featureKey: "breaker_webhooks",
+        value: true,
+        reason: "x",
+      },
+    });
+    const report = reporter(project.id);
+    await report("open", 0);
+    await deps.db.entitlementOverride.delete({ where: { id: ovr.id } });
+    await report("closed", 10);
+    await report("open", 20);
+    const events = await eventsOf(project.id);
+    expect(events.map((e) => [e.type, e.deliverable])).toEqual([
+      ["circuit_breaker_opened", true],
+      ["circuit_breaker_closed", true],
+      ["circuit_breaker_opened", false],
+    ]);
+  });
+});
