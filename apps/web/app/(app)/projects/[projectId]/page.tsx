@@ -1,0 +1,93 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CopyButton } from "@/components/ui/copy-button";
+import { ArrowLeftIcon } from "@/components/ui/icons";
+import { Card, CardHeader, PageHeader } from "@/components/ui/page";
+import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
+import { ConnectSdk } from "@/features/projects/connect-sdk";
+import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
+import { ModeBadge } from "@/features/projects/mode-badge";
+import { getRuntime } from "@/lib/server/runtime";
+import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+
+type Props = { params: Promise<{ projectId: string }> };
+
+async function loadProject(projectId: string) {
+  try {
+    return await (await getCaller()).project.get({ projectId });
+  } catch (err) {
+    // Another tenant's project and a missing one look the same: not found.
+    if (isTRPCCode(err, "NOT_FOUND") || isTRPCCode(err, "BAD_REQUEST")) notFound();
+    throw err;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { projectId } = await params;
+  try {
+    const project = await (await getCaller()).project.get({ projectId });
+    return { title: project.name };
+  } catch {
+    return { title: "Project not found" };
+  }
+}
+
+export default async function ProjectPage({ params }: Props) {
+  const { projectId } = await params;
+  const project = await loadProject(projectId);
+  const viewer = (await getViewer())!;
+  void getQueryClient().prefetchQuery(trpc.apiKey.list.queryOptions({ projectId: project.id }));
+  const sdkBaseUrl = getRuntime().config.PUBLIC_URL.replace(/\/+$/, "");
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        eyebrow={
+          <Link
+            href="/projects"
+            className="inline-flex items-center gap-1 text-xs text-zinc-500 hover:text-zinc-800"
+          >
+            <ArrowLeftIcon size={13} /> Projects
+          </Link>
+        }
+        title={project.name}
+        description={
+          <span className="inline-flex items-center gap-2">
+            <span className="font-mono text-[12px] text-zinc-500">{project.id}</span>
+            <CopyButton value={project.id} label="Copy ID" className="h-6" />
+          </span>
+        }
+        actions={<ModeBadge mode={project.mode} />}
+      />
+
+      <Card>
+        <CardHeader title="Budget" description={MODE_HELP[project.mode]} />
+        <dl className="grid divide-zinc-100 sm:grid-cols-4 sm:divide-x">
+          {(["daily", "weekly", "monthly"] as const).map((period) => (
+            <div key={period} className="px-5 py-4">
+              <dt className="text-xs text-zinc-500 capitalize">{period} limit</dt>
+              <dd className="mt-1 text-lg font-semibold tracking-tight text-zinc-900 tabular-nums">
+                {project.limits[period] === null ? (
+                  <span className="text-zinc-300">None</span>
+                ) : (
+                  formatUsd(project.limits[period])
+                )}
+              </dd>
+            </div>
+          ))}
+          <div className="px-5 py-4">
+            <dt className="text-xs text-zinc-500">Created</dt>
+            <dd className="mt-1 text-[13px] font-medium text-zinc-900">{formatDate(project.createdAt)}</dd>
+          </div>
+        </dl>
+      </Card>
+
+      <HydrateClient>
+        <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
+      </HydrateClient>
+
+      <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { FormError, Input, Label } from "@/components/ui/form";
+import { authClient } from "@/lib/auth-client";
+import { authErrorMessage } from "./auth-errors";
+
+export function SignInForm({ next }: { next: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        setPending(true);
+        setError(null);
+        try {
+          const { error: failure } = await authClient.signIn.email({
+            email: String(form.get("email")),
+            password: String(form.get("password")),
+          });
+          if (failure) {
+            setError(authErrorMessage(failure));
+            setPending(false);
+            return;
+          }
+          router.replace(next);
+          router.refresh();
+        } catch {
+          setError("Cannot reach Breakwater. Check your connection and try again.");
+          setPending(false);
+        }
+      }}
+    >
+      <div>
+        <Label htmlFor="email">Email</Label>
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          autoFocus
+          placeholder="you@company.com"
+        />
+      </div>
+      <div>
+        <Label htmlFor="password">Password</Label>
+        <Input id="password" name="password" type="password" autoComplete="current-password" required />
+      </div>
+      <FormError message={error} />
+      <Button type="submit" className="h-9 w-full" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

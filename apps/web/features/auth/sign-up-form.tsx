@@ -1,0 +1,75 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { FormError, Hint, Input, Label } from "@/components/ui/form";
+import { authClient } from "@/lib/auth-client";
+import { authErrorMessage } from "./auth-errors";
+
+export function SignUpForm() {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        setPending(true);
+        setError(null);
+        try {
+          const { error: failure } = await authClient.signUp.email({
+            name: String(form.get("name")).trim(),
+            email: String(form.get("email")).trim(),
+            password: String(form.get("password")),
+          });
+          if (failure) {
+            setError(authErrorMessage(failure));
+            setPending(false);
+            return;
+          }
+          router.replace("/onboarding");
+          router.refresh();
+        } catch {
+          setError("Cannot reach Breakwater. Check your connection and try again.");
+          setPending(false);
+        }
+      }}
+    >
+      <div>
+        <Label htmlFor="name">Name</Label>
+        <Input id="name" name="name" autoComplete="name" required autoFocus placeholder="Ada Lovelace" />
+      </div>
+      <div>
+        <Label htmlFor="email">Work email</Label>
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          placeholder="you@company.com"
+        />
+      </div>
+      <div>
+        <Label htmlFor="password">Password</Label>
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+        />
+        <Hint>At least 8 characters.</Hint>
+      </div>
+      <FormError message={error} />
+      <Button type="submit" className="h-9 w-full" disabled={pending}>
+        {pending ? "Creating account…" : "Create account"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+import { Badge } from "@/components/ui/badge";
+import {
+  FleetIcon,
+  LogOutIcon,
+  PlansIcon,
+  ProjectsIcon,
+  UsageIcon,
+  WebhooksIcon,
+} from "@/components/ui/icons";
+import { Logo } from "@/components/ui/logo";
+import { cn } from "@/lib/cn";
+import { OrgSwitcher } from "./org-switcher";
+import type { Membership, Viewer } from "./types";
+
+const NAV: { href: string; label: string; icon: ReactNode; operatorOnly?: boolean }[] = [
+  { href: "/fleet", label: "Fleet", icon: <FleetIcon /> },
+  { href: "/projects", label: "Projects", icon: <ProjectsIcon /> },
+  { href: "/usage", label: "Usage", icon: <UsageIcon /> },
+  { href: "/webhooks", label: "Webhooks", icon: <WebhooksIcon /> },
+  { href: "/plans", label: "Plans", icon: <PlansIcon />, operatorOnly: true },
+];
+
+function initials(name: string) {
+  const parts = name.trim().split(/\s+/);
+  return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts.at(-1)?.[0] ?? "") : "")).toUpperCase() || "?";
+}
+
+export function Sidebar({ viewer, memberships }: { viewer: Viewer; memberships: Membership[] }) {
+  const pathname = usePathname();
+  const items = NAV.filter((n) => !n.operatorOnly || viewer.user.isOperator);
+  return (
+    <aside className="sticky top-0 flex h-dvh w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/70">
+      <div className="flex h-14 items-center px-4">
+        <Link href="/fleet" aria-label="Breakwater home">
+          <Logo />
+        </Link>
+      </div>
+      <div className="px-3">
+        <OrgSwitcher viewer={viewer} memberships={memberships} />
+      </div>
+      <nav aria-label="Main" className="mt-4 flex-1 px-3">
+        <ul className="space-y-0.5">
+          {items.map((item) => {
+            const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+            return (
+              <li key={item.href}>
+                <Link
+                  href={item.href}
+                  aria-current={active ? "page" : undefined}
+                  className={cn(
+                    "flex h-8 items-center gap-2.5 rounded-md px-2 text-[13px] font-medium transition-colors",
+                    active
+                      ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200"
+                      : "text-zinc-600 hover:bg-zinc-200/50 hover:text-zinc-900",
+                  )}
+                >
+                  <span className={active ? "text-brand-600" : "text-zinc-400"}>{item.icon}</span>
+                  <span className="flex-1">{item.label}</span>
+                  {item.operatorOnly ? <Badge tone="brand">Operator</Badge> : null}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="border-t border-zinc-200 p-3">
+        <div className="flex items-center gap-2.5 rounded-md px-1 py-1">
+          <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-100 text-[11px] font-semibold text-brand-700">
+            {initials(viewer.user.name)}
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="block truncate text-[13px] font-medium text-zinc-900">{viewer.user.name}</span>
+            <span className="block truncate text-[11px] text-zinc-500" data-testid="user-email">
+              {viewer.user.email}
+            </span>
+          </span>
+          <Link
+            href="/sign-out"
+            className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-200/60 hover:text-zinc-700"
+            aria-label="Sign out"
+            title="Sign out"
+          >
+            <LogOutIcon size={15} />
+          </Link>
+        </div>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,41 @@
+import { appRouter, createCaller, createContext } from "@breakwater/api";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import { TRPCError } from "@trpc/server";
+import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import { headers } from "next/headers";
+import { cache, type ReactNode } from "react";
+import { getRuntime } from "@/lib/server/runtime";
+import { makeQueryClient } from "./query-client";
+
+/** One tRPC context per request (the session is read once). */
+const getContext = cache(async () => {
+  // Reading the request first also marks every page using it as dynamic (never prerendered).
+  const requestHeaders = new Headers(await headers());
+  const { deps, auth } = getRuntime();
+  return createContext({ deps, auth, headers: requestHeaders });
+});
+
+export const getQueryClient = cache(makeQueryClient);
+
+/** Query options for prefetching in Server Components. */
+export const trpc = createTRPCOptionsProxy({
+  ctx: getContext,
+  router: appRouter,
+  queryClient: getQueryClient,
+});
+
+/** Direct server-side calls (same procedures, same guards as over HTTP). */
+export const getCaller = cache(async () => createCaller(await getContext()));
+
+/** Hands the server-prefetched queries to client components. */
+export function HydrateClient({ children }: { children: ReactNode }) {
+  return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
+}
+
+/** True when a server-side call failed with the given tRPC code. */
+export function isTRPCCode(err: unknown, code: TRPCError["code"]): boolean {
+  return err instanceof TRPCError && err.code === code;
+}
+
+/** The signed-in viewer (user, active organization, role, permissions) or null. */
+export const getViewer = cache(async () => (await getCaller()).me.get());
