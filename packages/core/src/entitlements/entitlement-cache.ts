@@ -1,7 +1,9 @@
+import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
-import { INVALIDATION_CHANNEL, InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
+import { InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
 import { notFound } from "../errors";
+import { publishInvalidation } from "../keys/invalidate-api-key";
 import type { Entitlements } from "./features";
 import { resolveEntitlements } from "./resolve-entitlements";
 
@@ -71,15 +73,14 @@ export type EntitlementScope = { projectId: string } | { organizationId: string 
 /**
  * Makes every replica re-resolve entitlements after a change: a project override drops that
  * project; an organization override, subscription, plan or plan-version change drops everything
- * (rare, and one reload per project per replica is cheap). No-op without Redis.
+ * (rare, and one reload per project per replica is cheap).
  */
 export async function invalidateEntitlements(
-  deps: { redis?: Redis },
+  deps: { redis?: Redis; config?: Pick<Config, "REDIS_URL"> },
   scope: EntitlementScope,
 ): Promise<void> {
-  if (!deps.redis) return;
   const key = typeof scope === "object" && "projectId" in scope ? scope.projectId : "*";
-  await deps.redis.publish(INVALIDATION_CHANNEL, `${ENTITLEMENT_CACHE}\n${key}`);
+  await publishInvalidation(deps, ENTITLEMENT_CACHE, key);
 }
 
 /** The versioned failover directive of spec §1, from effective entitlements. */

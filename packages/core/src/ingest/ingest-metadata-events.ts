@@ -69,8 +69,8 @@ export interface EventPricing {
   avoidedCostNanos(event: IngestEvent): bigint | null;
 }
 
-/** What the budget counters learn about newly stored events (budgets' recordIngestedSpend). */
-export interface IngestedSpendItem {
+/** What the budget counters learn about newly stored events (shape of budgets' IngestedSpendItem). */
+export interface EventSpendItem {
   callId: string;
   attemptIndex: number;
   timestamp: Date;
@@ -86,7 +86,7 @@ export interface IngestDeps {
   knownTags: KnownTagValues;
   pricing: EventPricing;
   /** Moves the live budget counters; failures are logged (counters rebuild from Postgres). */
-  recordSpend?: (projectId: string, items: IngestedSpendItem[]) => Promise<void>;
+  recordSpend?: (projectId: string, items: EventSpendItem[]) => Promise<void>;
 }
 
 const MODALITIES = new Set(["text", "image", "audio", "video", "embedding"]);
@@ -231,7 +231,7 @@ export async function ingestMetadataEvents(
       }
     }
     const inserted = await insertEvents(deps.pg, projectId, events, rows, cost, avoided);
-    const storedItems: IngestedSpendItem[] = [];
+    const storedItems: EventSpendItem[] = [];
     const notStored: number[] = [];
     rows.forEach((i, k) => {
       const e = events[i]!;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import { type Ctx, requireRole } from "../context";
 import { notFound } from "../errors";
+import { invalidateApiKey } from "../keys/invalidate-api-key";
 import { type ApiKeyDto, toApiKeyDto } from "./create-api-key";
 
 export const revokeApiKeyInput = z.object({ keyId: z.string().min(1) });
@@ -9,7 +10,8 @@ export type RevokeApiKeyInput = z.input<typeof revokeApiKeyInput>;
 
 /**
  * Revokes a project key (idempotent: revoking a revoked key keeps its first revocation time).
- * Requires the admin role; a key of another tenant is NOT_FOUND.
+ * Requires the admin role; a key of another tenant is NOT_FOUND. Every replica stops accepting the key
+ * within one pub/sub hop (when the context carries Redis).
  */
 export async function revokeApiKey(ctx: Ctx, raw: RevokeApiKeyInput): Promise<ApiKeyDto> {
   const input = revokeApiKeyInput.parse(raw);
@@ -31,5 +33,9 @@ export async function revokeApiKey(ctx: Ctx, raw: RevokeApiKeyInput): Promise<Ap
     });
     return updated;
   });
+  // Every replica drops the key from its auth cache now, not when the cache entry expires.
+  await invalidateApiKey(ctx, key.hash).catch((err: unknown) =>
+    ctx.log.warn({ err, keyId: key.id }, "revoked key not invalidated on other replicas; cache TTL applies"),
+  );
   return toApiKeyDto(row);
 }
