@@ -1,0 +1,98 @@
+import { DomainError } from "../errors";
+import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
+import type { MediaUsageInput, TokenDetailsInput } from "./budget-pricing";
+import { withRedis } from "./budget-redis";
+import { budgetKeys } from "./keys";
+import { CONFIRM_SCRIPT, runScript } from "./lua";
+import { currentWindows, windowExpireAt } from "./windows";
+
+export interface ConfirmSpendInput {
+  projectId: string;
+  /** Exactly one of reservationId / leaseId (the wire layer enforces 422). */
+  reservationId?: string | null;
+  leaseId?: string | null;
+  callId?: string | null;
+  /** What SERVED the call. */
+  provider: string;
+  model: string;
+  modality: string;
+  tokenDetails: TokenDetailsInput;
+  mediaUsage?: MediaUsageInput | null;
+  serviceTier?: string | null;
+  providerRegion?: string | null;
+  isProviderFallback?: boolean;
+}
+
+export type ConfirmOutcome = "settled" | "duplicate";
+
+const NOT_FOUND_MESSAGE = "Reservation not found or expired";
+const MAX_SCRIPT_NANOS = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Settles a reservation (spec §2): its estimate leaves the held amount and the actual cost, priced
+ * here from token_details (brackets, cache, tier and region multipliers), moves the live counters
+ * provisionally until the call's metadata event replaces it. Idempotent: a replayed call_id, or the
+ * same reservation under a new call_id, is a "duplicate" that settles nothing. An unknown or
+ * expired reservation throws NOT_FOUND "Reservation not found or expired".
+ *
+ * Lease-funded confirms: a lease-funded confirm settles only spend beyond the lease's claim, so it
+ * needs the lease. Breakwater does not grant leases yet (the SDK then stays on per-call checks), so
+ * no lease id can be known here and such a confirm is NOT_FOUND — the same answer as for any
+ * unknown funding id. Its spend is not lost: the call's metadata event carries it.
+ */
+export async function confirmSpend(
+  deps: BudgetDeps,
+  input: ConfirmSpendInput,
+): Promise<{ outcome: ConfirmOutcome }> {
+  if (!input.reservationId) throw new DomainError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  // An unpriced model settles as unpriced: the reservation is released, no dollars move.
+  const actual =
+    deps.pricing.callCostNanos({
+      provider: input.provider,
+      model: input.model,
+      modality: input.modality,
+      tokenDetails: input.tokenDetails,
+      mediaUsage: input.mediaUsage ?? null,
+      serviceTier: input.serviceTier ?? null,
+      providerRegion: input.providerRegion ?? null,
+    }) ?? 0n;
+  const nowMs = Date.now();
+  const windows = currentWindows(new Date(nowMs));
+  const keys = budgetKeys(input.projectId);
+  const scriptKeys = [
+    keys.built,
+    keys.holds,
+    keys.holdRecords,
+    keys.heldSums,
+    keys.settled,
+    keys.confirmed,
+    keys.confirmedExp,
+    keys.provisional,
+    keys.provisionalExp,
+    keys.ingestedCalls,
+    keys.usage(windows.daily.key),
+    keys.usage(windows.weekly.key),
+    keys.usage(windows.monthly.key),
+  ];
+  const args: (string | number)[] = [
+    nowMs,
+    input.reservationId,
+    input.callId ?? "",
+    (actual > MAX_SCRIPT_NANOS ? MAX_SCRIPT_NANOS : actual).toString(),
+    windows.daily.key,
+    windows.weekly.key,
+    windows.monthly.key,
+    windowExpireAt(windows.daily),
+    windowExpireAt(windows.weekly),
+    windowExpireAt(windows.monthly),
+    BUDGET_TIMINGS.runTtlMs,
+    BUDGET_TIMINGS.settledTtlMs,
+    BUDGET_TIMINGS.confirmedTtlMs,
+    BUDGET_TIMINGS.provisionalTtlMs,
+  ];
+  const outcome = String(
+    await withRedis(deps.redis, () => runScript(deps.redis, CONFIRM_SCRIPT, scriptKeys, args), 1_000),
+  );
+  if (outcome === "not_found") throw new DomainError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  return { outcome: outcome === "duplicate" ? "duplicate" : "settled" };
+}

@@ -1,0 +1,375 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/**
+ * The budget engine's Lua scripts. Each one is a single atomic step on one project's keys (one
+ * cluster slot thanks to the `{projectId}` hash tag). Amounts are integer nano-dollars passed as
+ * decimal strings and formatted back with %.0f: Redis would otherwise stringify large Lua numbers
+ * in exponent notation, which INCRBY rejects.
+ *
+ * Scope keys named inside records (a reservation's run and tag-rule counters, a confirm's
+ * provisional targets) are derived from the project prefix of KEYS[1]; they share the hash tag,
+ * so they live in the slot of the declared keys.
+ */
+
+const COMMON = `
+local function fmt(n) return string.format('%.0f', n) end
+local function num(v) if v then return tonumber(v) or 0 end return 0 end
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is always <prefix>built
+
+local function split_ref(ref)
+  local r, p = string.match(ref, '^(.*):(%a)$')
+  return r, p
+end
+
+local function sub_field(sums, field, amount)
+  if amount == 0 then return end
+  local left = redis.call('HINCRBY', sums, field, fmt(-amount))
+  if left <= 0 then redis.call('HDEL', sums, field) end
+end
+
+-- Removes a hold (reservation or uncounted-tally hold) and returns its decoded record, or nil.
+local function release(holds, recs, sums, id)
+  redis.call('ZREM', holds, id)
+  local raw = redis.call('HGET', recs, id)
+  if not raw then return nil end
+  redis.call('HDEL', recs, id)
+  local rec = cjson.decode(raw)
+  local a = tonumber(rec.a)
+  sub_field(sums, 'p', a)
+  if rec.r ~= '' then sub_field(sums, 'r:' .. rec.r, a) end
+  for _, ref in ipairs(rec.t) do
+    local r = split_ref(ref)
+    sub_field(sums, 't:' .. r, a)
+  end
+  return rec
+end
+
+local function release_expired(holds, recs, sums, now)
+  local expired = redis.call('ZRANGEBYSCORE', holds, '-inf', now, 'LIMIT', 0, 256)
+  for _, id in ipairs(expired) do release(holds, recs, sums, id) end
+end
+
+-- Drops expired members of a ZSET and their fields in a companion HASH (bounded per call).
+local function expire_map(zset, hash, now)
+  local expired = redis.call('ZRANGEBYSCORE', zset, '-inf', now, 'LIMIT', 0, 256)
+  for _, id in ipairs(expired) do
+    redis.call('ZREM', zset, id)
+    redis.call('HDEL', hash, id)
+  end
+end
+`;
+
+/**
+ * CHECK. KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, 5-7 usage d/w/m, 8 run counter,
+ * 9.. tag counters of the matching rules.
+ * ARGV: 1 now, 2 mode (h|a), 3 estimate, 4 reserve (1|0), 5 reservation id, 6 reservation expiry,
+ * 7-9 limits d/w/m (-1 = none), 10 run id, 11 run cap (-1 = none), 12 run stopped (1|0),
+ * 13 fold amount, 14 fold hold id, 15 fold expiry, 16 marker ttl ms, 17 holds ttl ms,
+ * 18 tag rule count, then per rule: ref, period code, limit.
+ * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a|x, limit, used, remaining, res id}.
+ */
+const CHECK_BODY = `
+local now = tonumber(ARGV[1])
+local hard = ARGV[2] == 'h'
+local est = tonumber(ARGV[3])
+local runId = ARGV[10]
+local runCap = tonumber(ARGV[11])
+local nTags = tonumber(ARGV[18])
+
+local missing = {}
+if redis.call('HEXISTS', KEYS[1], 'p') == 0 then missing[#missing + 1] = 'p' end
+for i = 1, nTags do
+  local ref = ARGV[19 + 3 * (i - 1)]
+  if redis.call('HEXISTS', KEYS[1], 't:' .. ref) == 0 then missing[#missing + 1] = 't:' .. ref end
+end
+if #missing > 0 then
+  table.insert(missing, 1, 'REBUILD')
+  return missing
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[16])
+
+release_expired(KEYS[2], KEYS[3], KEYS[4], now)
+
+local function add_hold(id, amount, run, refs, exp)
+  redis.call('ZADD', KEYS[2], exp, id)
+  redis.call('HSET', KEYS[3], id, cjson.encode({a = fmt(amount), r = run, t = refs}))
+  if amount > 0 then
+    redis.call('HINCRBY', KEYS[4], 'p', fmt(amount))
+    if run ~= '' then redis.call('HINCRBY', KEYS[4], 'r:' .. run, fmt(amount)) end
+    for _, ref in ipairs(refs) do
+      local r = split_ref(ref)
+      redis.call('HINCRBY', KEYS[4], 't:' .. r, fmt(amount))
+    end
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[17])
+  redis.call('PEXPIRE', KEYS[3], ARGV[17])
+  redis.call('PEXPIRE', KEYS[4], ARGV[17])
+end
+
+-- Fail-open calls the SDK admitted while Breakwater was unreachable: counted before the verdict.
+local fold = tonumber(ARGV[13])
+if fold > 0 then add_hold(ARGV[14], fold, '', {}, tonumber(ARGV[15])) end
+
+local heldP = num(redis.call('HGET', KEYS[4], 'p'))
+local names = {'daily', 'weekly', 'monthly'}
+local bind, bindRem, bindUsed, bindLimit
+local deny, denyRem, denyUsed, denyLimit
+for i = 1, 3 do
+  local limit = tonumber(ARGV[6 + i])
+  if limit >= 0 then
+    local used = num(redis.call('GET', KEYS[4 + i])) + heldP
+    local rem = limit - used - est
+    if bind == nil or rem < bindRem then bind, bindRem, bindUsed, bindLimit = i, rem, used, limit end
+    if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem, denyUsed, denyLimit = i, rem, used, limit end
+  end
+end
+
+local projectMode = hard and 'h' or 'a'
+if ARGV[12] == '1' then
+  if bind == nil then return {'D', 'run_stopped', 'h', '0', '0', '0', ''} end
+  return {'D', 'run_stopped', 'h', fmt(bindLimit), fmt(bindUsed), '0', ''}
+end
+if deny ~= nil then
+  return {'D', names[deny], projectMode, fmt(denyLimit), fmt(denyUsed), fmt(math.max(0, denyLimit - denyUsed)), ''}
+end
+if runId ~= '' and runCap >= 0 then
+  local used = num(redis.call('GET', KEYS[8])) + num(redis.call('HGET', KEYS[4], 'r:' .. runId))
+  if used + est > runCap then
+    return {'D', 'agent_run', 'h', fmt(runCap), fmt(used), fmt(math.max(0, runCap - used)), ''}
+  end
+end
+local refs = {}
+local tagDeny, tagRem, tagUsed, tagLimit
+for i = 1, nTags do
+  local base = 19 + 3 * (i - 1)
+  local ref, pcode, limit = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2])
+  refs[#refs + 1] = ref .. ':' .. pcode
+  local used = num(redis.call('GET', KEYS[8 + i])) + num(redis.call('HGET', KEYS[4], 't:' .. ref))
+  local rem = limit - used - est
+  if rem < 0 and (tagDeny == nil or rem < tagRem) then tagDeny, tagRem, tagUsed, tagLimit = i, rem, used, limit end
+end
+if tagDeny ~= nil then
+  return {'D', 'tag', projectMode, fmt(tagLimit), fmt(tagUsed), fmt(math.max(0, tagLimit - tagUsed)), ''}
+end
+
+local resId = ''
+if ARGV[4] == '1' then
+  resId = ARGV[5]
+  add_hold(resId, est, runId, refs, tonumber(ARGV[6]))
+end
+if bind == nil then return {'A', '', projectMode, '0', '0', '0', resId} end
+return {'A', names[bind], projectMode, fmt(bindLimit), fmt(bindUsed + est), fmt(bindRem), resId}
+`;
+
+/**
+ * CONFIRM. KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, 5 settled, 6 confirmed,
+ * 7 confirmedExp, 8 provisional, 9 provisionalExp, 10 ingestedCalls, 11-13 usage d/w/m.
+ * ARGV: 1 now, 2 reservation id, 3 call id ('' = none), 4 actual amount, 5-7 window keys d/w/m,
+ * 8-10 window expiries d/w/m, 11 run ttl, 12 settled ttl, 13 confirmed ttl, 14 provisional ttl.
+ * Returns 'settled' | 'duplicate' | 'not_found'.
+ */
+const CONFIRM_BODY = `
+local now = tonumber(ARGV[1])
+local resId, callId, amount = ARGV[2], ARGV[3], tonumber(ARGV[4])
+release_expired(KEYS[2], KEYS[3], KEYS[4], now)
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+expire_map(KEYS[7], KEYS[6], now)
+expire_map(KEYS[9], KEYS[8], now)
+redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now)
+
+local function remember_call()
+  if callId ~= '' then
+    redis.call('HSET', KEYS[6], callId, resId)
+    redis.call('ZADD', KEYS[7], now + tonumber(ARGV[13]), callId)
+    redis.call('PEXPIRE', KEYS[6], ARGV[13])
+    redis.call('PEXPIRE', KEYS[7], ARGV[13])
+  end
+end
+
+if callId ~= '' and redis.call('HEXISTS', KEYS[6], callId) == 1 then return 'duplicate' end
+if redis.call('ZSCORE', KEYS[5], resId) then
+  remember_call()
+  return 'duplicate'
+end
+local score = redis.call('ZSCORE', KEYS[2], resId)
+if not score or tonumber(score) <= now then return 'not_found' end
+local rec = release(KEYS[2], KEYS[3], KEYS[4], resId)
+if not rec then return 'not_found' end
+redis.call('ZADD', KEYS[5], now + tonumber(ARGV[12]), resId)
+redis.call('PEXPIRE', KEYS[5], ARGV[12])
+remember_call()
+
+-- The metadata event is the spend truth. A confirm moves the live counters provisionally, and only
+-- when the call's event has not landed yet and the event can later replace it (needs a call id).
+if amount > 0 and callId ~= '' and redis.call('HEXISTS', KEYS[1], 'p') == 1
+    and not redis.call('ZSCORE', KEYS[10], callId) then
+  local wk = {d = ARGV[5], w = ARGV[6], m = ARGV[7]}
+  local wx = {d = ARGV[8], w = ARGV[9], m = ARGV[10]}
+  local targets = {}
+  for i, code in ipairs({'d', 'w', 'm'}) do
+    redis.call('INCRBY', KEYS[10 + i], fmt(amount))
+    redis.call('PEXPIREAT', KEYS[10 + i], wx[code])
+    targets[#targets + 1] = KEYS[10 + i]
+  end
+  if rec.r ~= '' then
+    local k = prefix .. 'run:' .. rec.r
+    redis.call('INCRBY', k, fmt(amount))
+    redis.call('PEXPIRE', k, ARGV[11])
+    targets[#targets + 1] = k
+  end
+  for _, ref in ipairs(rec.t) do
+    local r, code = split_ref(ref)
+    if redis.call('HEXISTS', KEYS[1], 't:' .. r) == 1 then
+      local k = prefix .. 't:' .. r .. ':' .. wk[code]
+      redis.call('INCRBY', k, fmt(amount))
+      redis.call('PEXPIREAT', k, wx[code])
+      targets[#targets + 1] = k
+    end
+  end
+  redis.call('HSET', KEYS[8], callId, cjson.encode({a = fmt(amount), k = targets}))
+  redis.call('ZADD', KEYS[9], now + tonumber(ARGV[14]), callId)
+  redis.call('PEXPIRE', KEYS[8], ARGV[14])
+  redis.call('PEXPIRE', KEYS[9], ARGV[14])
+end
+return 'settled'
+`;
+
+/**
+ * INGEST. KEYS: 1 built, 2 seenEvents, 3 provisional, 4 provisionalExp, 5 ingestedCalls, 6-8 usage d/w/m.
+ * ARGV: 1 now, 2 seen ttl, 3 ingested-call ttl, 4 run ttl, 5-7 window keys d/w/m, 8-10 window
+ * expiries d/w/m, 11 event count, then per event: member (call#attempt), call id, amount,
+ * window mask (subset of "dwm": windows of the event that are current), run id ('' = none),
+ * tag refs ("ref:p,ref:p" of matching rules whose window is current).
+ * Returns the number of events applied, or -1 when the project is not built (the rebuild reads Postgres).
+ */
+const INGEST_BODY = `
+if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return -1 end
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+expire_map(KEYS[4], KEYS[3], now)
+local seenExp = now + tonumber(ARGV[2])
+local icallExp = now + tonumber(ARGV[3])
+local wk = {d = ARGV[5], w = ARGV[6], m = ARGV[7]}
+local wx = {d = ARGV[8], w = ARGV[9], m = ARGV[10]}
+local wkey = {d = KEYS[6], w = KEYS[7], m = KEYS[8]}
+local applied = 0
+local n = tonumber(ARGV[11])
+for e = 1, n do
+  local base = 12 + 6 * (e - 1)
+  local member, callId, amount = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2])
+  local mask, runId, refs = ARGV[base + 3], ARGV[base + 4], ARGV[base + 5]
+  if redis.call('ZADD', KEYS[2], 'NX', seenExp, member) == 1 then
+    applied = applied + 1
+    if not redis.call('ZSCORE', KEYS[5], callId) then
+      redis.call('ZADD', KEYS[5], icallExp, callId)
+      -- The first event of a call replaces the provisional amount its confirm added.
+      local raw = redis.call('HGET', KEYS[3], callId)
+      if raw then
+        local prov = cjson.decode(raw)
+        for _, k in ipairs(prov.k) do
+          if redis.call('EXISTS', k) == 1 then redis.call('DECRBY', k, prov.a) end
+        end
+        redis.call('HDEL', KEYS[3], callId)
+        redis.call('ZREM', KEYS[4], callId)
+      end
+    end
+    if amount > 0 then
+      for code in string.gmatch(mask, '%a') do
+        redis.call('INCRBY', wkey[code], fmt(amount))
+        redis.call('PEXPIREAT', wkey[code], wx[code])
+      end
+      if runId ~= '' then
+        local k = prefix .. 'run:' .. runId
+        redis.call('INCRBY', k, fmt(amount))
+        redis.call('PEXPIRE', k, ARGV[4])
+      end
+      for ref in string.gmatch(refs, '[^,]+') do
+        local r, code = split_ref(ref)
+        if redis.call('HEXISTS', KEYS[1], 't:' .. r) == 1 then
+          local k = prefix .. 't:' .. r .. ':' .. wk[code]
+          redis.call('INCRBY', k, fmt(amount))
+          redis.call('PEXPIREAT', k, wx[code])
+        end
+      end
+    end
+  end
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[5], ARGV[3])
+return applied
+`;
+
+/**
+ * REBUILD_APPLY. KEYS: 1 built, 2 seenEvents, 3.. counters to set.
+ * ARGV: 1 scope ('p' = project, else rule-only), 2 marker ttl, 3 seen expiry (abs ms), 4 now,
+ * 5 counter count, per counter: value, expiry kind ('at'|'in'), expiry value;
+ * then seen count + members; then marker field count + fields.
+ * Returns 1 when applied, 0 when another rebuild already did it.
+ */
+const REBUILD_APPLY_BODY = `
+if ARGV[1] == 'p' and redis.call('HEXISTS', KEYS[1], 'p') == 1 then return 0 end
+local n = tonumber(ARGV[5])
+local i = 6
+for c = 1, n do
+  local key = KEYS[2 + c]
+  redis.call('SET', key, ARGV[i])
+  if ARGV[i + 1] == 'at' then redis.call('PEXPIREAT', key, ARGV[i + 2]) else redis.call('PEXPIRE', key, ARGV[i + 2]) end
+  i = i + 3
+end
+local nSeen = tonumber(ARGV[i]); i = i + 1
+for s = 1, nSeen do
+  redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[i]); i = i + 1
+end
+if nSeen > 0 then redis.call('PEXPIREAT', KEYS[2], ARGV[3]) end
+local nFields = tonumber(ARGV[i]); i = i + 1
+for f = 1, nFields do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[4]); i = i + 1
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+/** Deletes the lock only when we still hold it. KEYS: 1 lock. ARGV: 1 token. */
+const UNLOCK_BODY = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+export interface LuaScript {
+  name: string;
+  source: string;
+  sha: string;
+}
+
+function script(name: string, body: string, withCommon = true): LuaScript {
+  const source = withCommon ? COMMON + body : body;
+  return { name, source, sha: createHash("sha1").update(source).digest("hex") };
+}
+
+export const CHECK_SCRIPT = script("check", CHECK_BODY);
+export const CONFIRM_SCRIPT = script("confirm", CONFIRM_BODY);
+export const INGEST_SCRIPT = script("ingest", INGEST_BODY);
+export const REBUILD_APPLY_SCRIPT = script("rebuild-apply", REBUILD_APPLY_BODY, false);
+export const UNLOCK_SCRIPT = script("unlock", UNLOCK_BODY, false);
+
+/**
+ * Runs a script in one round trip: EVALSHA, and only when the server does not know the script
+ * (NOSCRIPT after a restart or SCRIPT FLUSH) a second EVAL that also caches it server-side.
+ */
+export async function runScript(
+  redis: Redis,
+  s: LuaScript,
+  keys: string[],
+  args: (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(s.sha, keys.length, ...keys, ...args);
+  } catch (err) {
+    if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
+      return redis.eval(s.source, keys.length, ...keys, ...args);
+    }
+    throw err;
+  }
+}

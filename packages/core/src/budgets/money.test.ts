@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { nanosToDecimalString, nanosToUsd, usdToNanos } from "./money";
+
+describe("money", () => {
+  it("converts decimal USD to nano-dollars exactly", () => {
+    expect(usdToNanos("0")).toBe(0n);
+    expect(usdToNanos("100")).toBe(100_000_000_000n);
+    expect(usdToNanos("0.065")).toBe(65_000_000n);
+    expect(usdToNanos("1234567.1234567890")).toBe(1_234_567_123_456_789n);
+    expect(usdToNanos(0.05)).toBe(50_000_000n);
+    expect(usdToNanos("-2.5")).toBe(-2_500_000_000n);
+  });
+
+  it("rounds half away from zero at the tenth decimal", () => {
+    expect(usdToNanos("0.0000000014")).toBe(1n);
+    expect(usdToNanos("0.0000000015")).toBe(2n);
+    expect(usdToNanos("-0.0000000015")).toBe(-2n);
+  });
+
+  it("refuses what is not a decimal", () => {
+    expect(() => usdToNanos("1e5")).toThrow(RangeError);
+    expect(() => usdToNanos(Number.NaN)).toThrow(RangeError);
+  });
+
+  it("converts back to finite USD numbers and decimal strings", () => {
+    expect(nanosToUsd(65_000_000n)).toBe(0.065);
+    expect(nanosToUsd(100_000_000_000n)).toBe(100);
+    expect(nanosToUsd(0n)).toBe(0);
+    expect(nanosToDecimalString(1_500_000_001n)).toBe("1.500000001");
+    expect(nanosToDecimalString(-5n)).toBe("-0.000000005");
+  });
+});

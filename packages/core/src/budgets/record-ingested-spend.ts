@@ -1,0 +1,118 @@
+import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
+import { withRedis } from "./budget-redis";
+import {
+  budgetRuntimeCache,
+  type ProjectBudgetRuntime,
+  ruleRefWithPeriod,
+  selectorMatches,
+} from "./budget-runtime";
+import { budgetKeys } from "./keys";
+import { INGEST_SCRIPT, runScript } from "./lua";
+import { currentWindows, PERIOD_CODE, PERIODS, windowExpireAt, windowOf } from "./windows";
+
+/** One durable metadata event, as the live counters need it. */
+export interface IngestedSpendItem {
+  callId: string;
+  attemptIndex: number;
+  timestamp: Date;
+  /** Actual cost; null = unpriced (counts no dollars). */
+  costNanos: bigint | null;
+  agentRunId: string;
+  tags?: Record<string, string> | null;
+  status: string;
+}
+
+// Bounds the work of one script call (Redis runs scripts one at a time).
+const EVENTS_PER_SCRIPT = 250;
+
+/**
+ * Moves the live counters for events that were just made durable (call AFTER the insert commits).
+ * Each (call_id, attempt_index) counts once; the first event of a call replaces the provisional
+ * amount its confirm added, so a call is never counted twice. Budget-denied events add nothing.
+ * Window counters move only for events in the current window; run and tag-rule counters too.
+ * When the project's counters are not in Redis this is a no-op: the next check rebuilds them from
+ * the events. Throws BUDGET_UNAVAILABLE when Redis is down (the events are durable either way).
+ */
+export async function recordIngestedSpend(
+  deps: BudgetDeps,
+  projectId: string,
+  items: IngestedSpendItem[],
+): Promise<void> {
+  const counted = items.filter((i) => i.status !== "budget_denied");
+  if (counted.length === 0) return;
+  const runtime = await budgetRuntimeCache(deps).get(projectId);
+  await applyIngestedSpend(deps, runtime, counted);
+}
+
+/** The counter moves of recordIngestedSpend for a known runtime (also used by the rebuild). */
+export async function applyIngestedSpend(
+  deps: BudgetDeps,
+  runtime: ProjectBudgetRuntime,
+  items: IngestedSpendItem[],
+): Promise<number> {
+  const nowMs = Date.now();
+  const now = new Date(nowMs);
+  const windows = currentWindows(now);
+  const keys = budgetKeys(runtime.projectId);
+  const head: (string | number)[] = [
+    nowMs,
+    BUDGET_TIMINGS.seenEventTtlMs,
+    BUDGET_TIMINGS.ingestedCallTtlMs,
+    BUDGET_TIMINGS.runTtlMs,
+    windows.daily.key,
+    windows.weekly.key,
+    windows.monthly.key,
+    windowExpireAt(windows.daily),
+    windowExpireAt(windows.weekly),
+    windowExpireAt(windows.monthly),
+  ];
+  const scriptKeys = [
+    keys.built,
+    keys.seenEvents,
+    keys.provisional,
+    keys.provisionalExp,
+    keys.ingestedCalls,
+    keys.usage(windows.daily.key),
+    keys.usage(windows.weekly.key),
+    keys.usage(windows.monthly.key),
+  ];
+  let applied = 0;
+  const relevant = items.filter((i) => i.status !== "budget_denied");
+  for (let start = 0; start < relevant.length; start += EVENTS_PER_SCRIPT) {
+    const chunk = relevant.slice(start, start + EVENTS_PER_SCRIPT);
+    const args: (string | number)[] = [...head, chunk.length];
+    for (const item of chunk) {
+      const amount = item.costNanos !== null && item.costNanos > 0n ? item.costNanos.toString() : "0";
+      // An event of an older window only moves that window's history, which no check reads.
+      let mask = "";
+      for (const p of PERIODS) if (windowOf(p, item.timestamp).key === windows[p].key) mask += PERIOD_CODE[p];
+      const refs: string[] = [];
+      for (const rule of runtime.tagRules) {
+        if (!selectorMatches(rule.selector, item.tags)) continue;
+        if (windowOf(rule.period, item.timestamp).key !== windows[rule.period].key) continue;
+        refs.push(ruleRefWithPeriod(rule));
+      }
+      args.push(
+        `${item.callId}#${item.attemptIndex}`,
+        item.callId,
+        amount,
+        mask,
+        isAutoRun(item.agentRunId) ? "" : item.agentRunId,
+        refs.join(","),
+      );
+    }
+    const n = await withRedis(
+      deps.redis,
+      () => runScript(deps.redis, INGEST_SCRIPT, scriptKeys, args),
+      2_000,
+    );
+    if (Number(n) < 0) return applied;
+    applied += Number(n);
+  }
+  return applied;
+}
+
+/** Server-assigned run ids of run-less traffic: never checked, so no live counter is kept for them. */
+export function isAutoRun(agentRunId: string): boolean {
+  return agentRunId.startsWith("_auto-");
+}

@@ -1,0 +1,122 @@
+// Fixtures shared by the budget integration tests (real Postgres and Redis; no mocks).
+import { type Config, parseConfig } from "@breakwater/config";
+import { createDb, type PrismaClient } from "@breakwater/db";
+import type { Redis } from "ioredis";
+import { pino } from "pino";
+import { systemCtx } from "../context";
+import { newId } from "../ids";
+import { SEED_PRICE_CARDS } from "../pricing/catalogue-seed";
+import type { PriceCardInput } from "../pricing/price-card";
+import { PriceCatalogue } from "../pricing/price-catalogue";
+import { createOrganization } from "../tenancy/create-organization";
+import { createProject } from "../tenancy/create-project";
+import type { BudgetDeps } from "./budget-deps";
+import { budgetPricingFromCatalogue } from "./budget-pricing";
+import { createBudgetRedis } from "./budget-redis";
+import { budgetPrefix } from "./keys";
+
+/** $1 per input token, $2 per output token: with an output bound of 1, a check of N tokens reserves $N+2. */
+export const DOLLAR_MODEL = { provider: "openai", model: "bw-test-dollar-per-token" } as const;
+
+const DOLLAR_CARD: PriceCardInput = {
+  provider: "openai",
+  model: DOLLAR_MODEL.model,
+  inputPerMtok: "1000000",
+  cachedInputPerMtok: null,
+  cacheWrite5mPerMtok: null,
+  cacheWrite1hPerMtok: null,
+  outputPerMtok: "2000000",
+  source: "test fixture",
+  sourceDate: "2026-11-30",
+};
+
+export const testCatalogue = PriceCatalogue.fromCards([...SEED_PRICE_CARDS, DOLLAR_CARD]);
+
+export interface BudgetTestEnv {
+  deps: BudgetDeps;
+  db: PrismaClient;
+  redis: Redis;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Deps on the test database and Redis db 1, with a $1/$2-per-token test model and an output bound of 1. */
+export function budgetTestEnv(overrides: Partial<Config> = {}, db?: PrismaClient): BudgetTestEnv {
+  const base = parseConfig(process.env);
+  const config: Config = { ...base, DEFAULT_OUTPUT_TOKEN_BOUND: 1, ...overrides };
+  const ownDb = db ?? createDb(config.DATABASE_URL);
+  const redis = createBudgetRedis(config.REDIS_URL);
+  const deps: BudgetDeps = {
+    db: ownDb,
+    config,
+    log: pino({ level: "silent" }),
+    redis,
+    pricing: budgetPricingFromCatalogue(testCatalogue),
+  };
+  return {
+    deps,
+    db: ownDb,
+    redis,
+    config,
+    async close() {
+      redis.disconnect();
+      if (!db) await ownDb.$disconnect();
+    },
+  };
+}
+
+export interface TestProjectOptions {
+  mode?: "alert_only" | "hard_deny";
+  limits?: { daily?: number; weekly?: number; monthly?: number };
+  runCapUsd?: number;
+  tagRules?: { selector: Record<string, string>; period: "daily" | "weekly" | "monthly"; limitUsd: number }[];
+}
+
+/** A fresh organization and project with the given budget rules. */
+export async function makeProject(env: BudgetTestEnv, opts: TestProjectOptions = {}) {
+  const sys = systemCtx({ db: env.db, config: env.config, log: env.deps.log });
+  const suffix = newId("proj").slice(-10);
+  const org = await createOrganization(sys, { name: `Budget test ${suffix}`, planSlug: "business" });
+  const project = await createProject(sys, {
+    organizationId: org.id,
+    name: `budget ${suffix}`,
+    mode: opts.mode ?? "alert_only",
+    limits: opts.limits ?? { monthly: 100 },
+  });
+  if (opts.runCapUsd !== undefined) {
+    await env.db.project.update({
+      where: { id: project.id },
+      data: { runSpendCapUsd: String(opts.runCapUsd) },
+    });
+  }
+  for (const [i, r] of (opts.tagRules ?? []).entries()) {
+    await env.db.tagRule.create({
+      data: {
+        id: newId("tagr"),
+        projectId: project.id,
+        name: `rule ${i}`,
+        selector: r.selector,
+        period: r.period,
+        limitUsd: String(r.limitUsd),
+      },
+    });
+  }
+  return { org, project, projectId: project.id };
+}
+
+/** Deletes every budget key of one project (never a FLUSHDB: other suites share the database). */
+export async function deleteProjectKeys(redis: Redis, projectId: string): Promise<number> {
+  let cursor = "0";
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${budgetPrefix(projectId)}*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== "0");
+  return deleted;
+}
+
+/** A call id in the wire's canonical UUID form. */
+export function callId(): string {
+  return crypto.randomUUID();
+}
