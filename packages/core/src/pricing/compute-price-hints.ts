@@ -1,0 +1,78 @@
+import { regionMultiplier } from "./cost-of-call";
+import { Dec } from "./decimal";
+import type { PriceCatalogue, ResolvedModel } from "./price-catalogue";
+import { isLocalLane, type ProviderId } from "./providers";
+
+export interface PriceHintsInput {
+  provider: ProviderId;
+  model: string;
+  fallbackProviders?: readonly ProviderId[];
+  fallbackModels?: readonly string[];
+  estimatedInputTokens: number;
+}
+
+/** Relative price per provider, cheapest positive = 1.0; keys are ProviderName values. */
+export type PriceHints = Partial<Record<ProviderId, number>>;
+
+/**
+ * The per-token hint rate of one resolved model: standard-tier input + output USD per token at the
+ * bracket selected by the input estimate, with the endpoint premium its id implies. Null when the
+ * model is not priced per token (media-unit cards cannot be compared with token prices).
+ */
+export function hintRate(resolved: ResolvedModel, estimatedInputTokens: number): number | null {
+  const { card } = resolved;
+  if (card.zero) return 0;
+  if (card.unit !== "token") return null;
+  const rates = card.long && estimatedInputTokens > card.long.threshold ? card.long : card.standard;
+  const m = regionMultiplier(card, null, resolved.endpointScope);
+  return m.cmp(Dec.ONE) === 0 ? rates.hintRate : rates.hintRate * m.toNumber();
+}
+
+/**
+ * Price hints exactly as spec §1 defines them. The declared chain is the primary (provider, model)
+ * then each (fallback_providers[i], fallback_models[i]). One number per provider: the primary
+ * provider from the PRIMARY model only (a same-provider model fallback never changes it), every
+ * other provider from its priciest declared priced model. Local lanes are 0.0. A provider with no
+ * priced model is omitted. Values are divided by the cheapest positive rate, so the cheapest is
+ * exactly 1.0. When no provider has a positive rate the remaining entries are all 0.0 (local
+ * lanes, free models) and are returned as such — the SDK only compares hints, and 0.0 is a finite
+ * truthful statement; `{}` means nothing in the chain is priceable. Values are finite, ≥ 0, and
+ * rounded to 6 decimals. Pure and allocation-light: the budget check calls it per request.
+ */
+export function computePriceHints(catalogue: PriceCatalogue, input: PriceHintsInput): PriceHints {
+  const estimate = Math.max(0, input.estimatedInputTokens);
+  const rates = new Map<ProviderId, number>();
+  const primary = input.provider;
+
+  const rateOf = (provider: ProviderId, model: string): number | null => {
+    if (isLocalLane(provider)) return 0;
+    const resolved = catalogue.resolve(provider, model);
+    return resolved ? hintRate(resolved, estimate) : null;
+  };
+
+  const primaryRate = rateOf(primary, input.model);
+  if (primaryRate !== null) rates.set(primary, primaryRate);
+
+  const fps = input.fallbackProviders ?? [];
+  const fms = input.fallbackModels ?? [];
+  const n = Math.min(fps.length, fms.length);
+  for (let i = 0; i < n; i++) {
+    const p = fps[i] as ProviderId;
+    if (p === primary) continue;
+    const r = rateOf(p, fms[i] as string);
+    if (r === null) continue;
+    const prev = rates.get(p);
+    if (prev === undefined || r > prev) rates.set(p, r);
+  }
+
+  let cheapest = Number.POSITIVE_INFINITY;
+  for (const r of rates.values()) if (r > 0 && r < cheapest) cheapest = r;
+
+  const hints: PriceHints = {};
+  for (const [p, r] of rates) {
+    if (!Number.isFinite(r) || r < 0) continue;
+    const v = r > 0 && Number.isFinite(cheapest) ? Math.round((r / cheapest) * 1e6) / 1e6 : 0;
+    hints[p] = Number.isFinite(v) ? v : 0;
+  }
+  return hints;
+}
