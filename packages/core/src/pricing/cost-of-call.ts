@@ -162,7 +162,9 @@ function unpack(target: ResolvedModel | CompiledCard): {
  * INCLUDES cached reads and cache writes (uncached = input − cached − writes, floored at 0);
  * reasoning, audio and image tokens are already inside their side's total. Media-unit cards bill
  * the MediaUsage quantity instead; a missing quantity makes the call unpriced (null), never $0.
- * Local lanes cost exactly 0. Exact decimal arithmetic throughout.
+ * Local lanes cost exactly 0. Exact decimal arithmetic throughout. `modality` is informational:
+ * the card's unit, not the label, selects the billing basis (a token card bills tokens for any
+ * modality; image/audio tokens are priced at the card's text rates).
  */
 export function costOfCall(
   target: ResolvedModel | CompiledCard,
