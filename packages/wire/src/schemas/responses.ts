@@ -34,7 +34,7 @@ export const checkResponse = z.strictObject({
   current_usage: finite,
   denied_by_period: z.enum(DENIED_BY_PERIODS).nullish(),
   project_id: z.string(),
-  price_hints: z.record(providerName, finite).nullish(),
+  price_hints: z.partialRecord(providerName, finite).nullish(),
   failover_directive: failoverDirective.nullish(),
   run_control: runControlDirective.nullish(),
 });

@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { WireResult } from "./errors";
+import type { WireRequest } from "./http";
+
+/** A WireRequest over a Node IncomingMessage (no fetch Request allocation on the hot path). */
+class NodeWireRequest implements WireRequest {
+  readonly headers: { get(name: string): string | null };
+  constructor(private readonly msg: IncomingMessage) {
+    const h = msg.headers;
+    this.headers = {
+      get(name: string) {
+        const v = h[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+      },
+    };
+  }
+  get method() {
+    return this.msg.method ?? "GET";
+  }
+  get url() {
+    return this.msg.url ?? "/";
+  }
+  readBody(limit: number): Promise<Uint8Array | null> {
+    const msg = this.msg;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let over = false;
+      msg.on("data", (chunk: Buffer) => {
+        if (over) return;
+        size += chunk.length;
+        if (size > limit) {
+          over = true;
+          chunks.length = 0;
+          resolve(null); // answer 413 now; the rest is drained and discarded
+          return;
+        }
+        chunks.push(chunk);
+      });
+      msg.on("end", () => {
+        if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      });
+      msg.on("error", reject);
+    });
+  }
+}
+
+function write(res: ServerResponse, r: WireResult): void {
+  const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
+  if (r.body !== null) {
+    headers["content-type"] ??= "application/json";
+    headers["content-length"] = Buffer.byteLength(r.body);
+  }
+  res.writeHead(r.status, headers);
+  res.end(r.body ?? undefined);
+}
+
+/**
+ * The lean SDK API server: node:http in front of the very same handler functions the Next.js
+ * routes mount — no framework between the socket and the handler, which is what the budget
+ * check's latency budget wants.
+ */
+export function createWireServer(dispatch: (req: WireRequest) => Promise<WireResult>, log?: Logger): Server {
+  const server = createServer((msg, res) => {
+    dispatch(new NodeWireRequest(msg)).then(
+      (r) => write(res, r),
+      (err: unknown) => {
+        log?.error({ err }, "unhandled SDK request failure");
+        if (!res.headersSent) write(res, { status: 500, body: '{"detail":"Internal Server Error"}' });
+        else res.destroy();
+      },
+    );
+  });
+  // Longer than common load-balancer idle timeouts, so the balancer closes idle connections first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  return server;
+}

@@ -1,0 +1,238 @@
+import type { Config } from "@breakwater/config";
+import {
+  type BudgetDeps,
+  type BudgetPricing,
+  budgetPricingFromCatalogue,
+  checkBudget,
+  computePriceHints,
+  confirmSpend,
+  createAdmissionLimiter,
+  createApiKeyAuthenticator,
+  createBudgetRedis,
+  createEntitlementCache,
+  createKeyUsageTracker,
+  createLogger,
+  type EventPricing,
+  type IngestEvent,
+  InvalidationBus,
+  ingestMetadataEvents,
+  KnownTagValues,
+  loadPriceCatalogue,
+  PriceCatalogue,
+  PriceCatalogueHolder,
+  type ProviderId,
+  recordBreakerReport,
+  recordIngestedSpend,
+  recordUntrackedSurfaces,
+  SEED_PRICE_CARDS,
+  subscribeToPriceCatalogueChanges,
+  type TokenDetailsInput,
+} from "@breakwater/core";
+import { sharedDb } from "@breakwater/db";
+import { Redis } from "ioredis";
+import pg from "pg";
+import type { Logger } from "pino";
+import { createWireHandlers, type WireHandlers, type WireServices } from "./handlers";
+
+export interface WireRuntime {
+  handlers: WireHandlers;
+  services: WireServices;
+  log: Logger;
+  /** Flushes pending key usage and admission counts, then closes every connection it opened. */
+  close(): Promise<void>;
+}
+
+export interface WireRuntimeOptions {
+  logger?: Logger;
+  /** A fixed catalogue (tests); by default the stored catalogue, re-loaded on announced edits. */
+  catalogue?: PriceCatalogue;
+  /** Milliseconds to wait for Redis at boot before serving anyway (checks then answer 503). */
+  redisBootWaitMs?: number;
+}
+
+const TOKEN_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cached_input_tokens",
+  "cache_creation_5m_tokens",
+  "cache_creation_1h_tokens",
+  "reasoning_tokens",
+  "audio_input_tokens",
+  "audio_output_tokens",
+  "image_input_tokens",
+  "image_output_tokens",
+  "accepted_prediction_tokens",
+  "rejected_prediction_tokens",
+  "tool_use_input_tokens",
+] as const;
+
+function tokenDetailsOf(e: IngestEvent): TokenDetailsInput {
+  const td = (e.token_details ?? { input_tokens: e.input_tokens, output_tokens: e.output_tokens }) as Record<
+    string,
+    unknown
+  >;
+  const out = {} as Record<string, number>;
+  for (const k of TOKEN_KEYS) out[k] = typeof td[k] === "number" ? (td[k] as number) : 0;
+  return out as unknown as TokenDetailsInput;
+}
+
+/**
+ * Event pricing for ingest: served calls at their actual token cost; denied calls at what the
+ * check would have reserved (input at the input rate plus the output bound at the output rate).
+ * An aggregate receipt prices its average call and multiplies, so long-context brackets follow
+ * the per-call size, not the sum.
+ */
+export function eventPricing(pricing: BudgetPricing, defaultOutputBound: number): EventPricing {
+  return {
+    actualCostNanos: (e) =>
+      pricing.callCostNanos({
+        provider: e.provider,
+        model: e.model,
+        modality: e.modality,
+        tokenDetails: tokenDetailsOf(e),
+        mediaUsage: (e.media_usage as never) ?? null,
+        serviceTier: e.service_tier ?? null,
+        providerRegion: e.provider_region ?? null,
+      }),
+    avoidedCostNanos: (e) => {
+      const count = Math.max(1, e.receipt_aggregate_count ?? 1);
+      const input = e.receipt_pricing_input_tokens ?? e.input_tokens;
+      const per = pricing.reservationNanos({
+        provider: e.provider,
+        model: e.model,
+        modality: e.modality,
+        estimatedInputTokens: Math.round(input / count),
+        outputTokenBound: e.estimated_output_bound ?? defaultOutputBound,
+      });
+      return per === null ? null : per * BigInt(count);
+    },
+  };
+}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  return Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+}
+
+/**
+ * Builds the SDK API of one process: its Postgres pool, its Redis clients (budget commands fail
+ * fast; pub/sub on its own connection), the invalidation bus and every in-process cache, bound to
+ * the core use cases. The Next.js routes and the lean Node server both serve `handlers`.
+ */
+export async function createWireRuntime(config: Config, opts: WireRuntimeOptions = {}): Promise<WireRuntime> {
+  const log = opts.logger ?? createLogger(config, "sdk-api");
+  const db = sharedDb(config.DATABASE_URL);
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+  pool.on("error", (err) => log.warn({ err }, "idle Postgres connection failed"));
+  const redis = createBudgetRedis(config.REDIS_URL);
+  const subscriber = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
+  redis.on("error", (err) => log.debug({ err }, "budget Redis error"));
+  subscriber.on("error", (err) => log.debug({ err }, "pub/sub Redis error"));
+
+  const bootWait = opts.redisBootWaitMs ?? 3000;
+  await within(
+    new Promise<void>((resolve) => {
+      if (redis.status === "ready") resolve();
+      else redis.once("ready", () => resolve());
+    }),
+    bootWait,
+  );
+  const bus = new InvalidationBus({ publisher: redis, subscriber, log });
+  await within(
+    bus.start().catch((err: unknown) => log.warn({ err }, "invalidation bus not started")),
+    bootWait,
+  );
+
+  let holder: PriceCatalogueHolder;
+  let unsubscribePrices: (() => Promise<void>) | undefined;
+  if (opts.catalogue) {
+    holder = new PriceCatalogueHolder(async () => opts.catalogue!, opts.catalogue);
+  } else {
+    const load = async () => {
+      const loaded = await loadPriceCatalogue(db);
+      // An unseeded database still prices the well-known models instead of calling everything unpriced.
+      return loaded.size > 0 ? loaded : PriceCatalogue.fromCards(SEED_PRICE_CARDS);
+    };
+    holder = await PriceCatalogueHolder.create(load);
+    unsubscribePrices = await within(subscribeToPriceCatalogueChanges(subscriber, holder, { log }), bootWait);
+  }
+  const pricing = budgetPricingFromCatalogue(holder);
+  const budgetDeps: BudgetDeps = { db, config, log, redis, pricing, bus };
+
+  const auth = createApiKeyAuthenticator({ db, bus });
+  const usage = createKeyUsageTracker({ db, log });
+  const entitlements = createEntitlementCache({ db, bus });
+  const admission = createAdmissionLimiter({ redis, log });
+  const knownTags = new KnownTagValues();
+  const ingestDeps = {
+    pg: pool,
+    log,
+    knownTags,
+    pricing: eventPricing(pricing, config.DEFAULT_OUTPUT_TOKEN_BOUND),
+    recordSpend: (projectId: string, items: Parameters<typeof recordIngestedSpend>[2]) =>
+      recordIngestedSpend(budgetDeps, projectId, items),
+  };
+
+  const services: WireServices = {
+    log,
+    authenticate: (h) => auth.authenticate(h),
+    touchKey: (id) => usage.touch(id),
+    admissionRate: async (projectId) => (await entitlements.get(projectId)).admission_rate_per_second,
+    admit: (projectId, rate) => admission.admit(projectId, rate),
+    quota: (projectId, rate) => admission.quota(projectId, rate),
+    failoverTuningAllowed: async (projectId) => (await entitlements.get(projectId)).failover_tuning === true,
+    checkBudget: (input) => checkBudget(budgetDeps, input),
+    confirmSpend: (input) =>
+      confirmSpend(budgetDeps, {
+        ...input,
+        tokenDetails: input.tokenDetails as unknown as TokenDetailsInput,
+      }),
+    priceHints: (input) =>
+      computePriceHints(holder.current, {
+        provider: input.provider as ProviderId,
+        model: input.model,
+        fallbackProviders: input.fallbackProviders as ProviderId[],
+        fallbackModels: input.fallbackModels,
+        estimatedInputTokens: input.estimatedInputTokens,
+      }) as Record<string, number>,
+    ingest: (input) => ingestMetadataEvents(ingestDeps, input),
+    recordBreakerReport: (input) => recordBreakerReport({ db, config, log, redis }, input),
+    recordUntrackedSurfaces: (projectId, items) => recordUntrackedSurfaces({ db }, projectId, items),
+    readiness: async () => {
+      const [postgres, r] = await Promise.all([
+        within(
+          pool.query("SELECT 1").then(
+            () => true,
+            () => false,
+          ),
+          1000,
+        ),
+        within(
+          redis.ping().then(
+            () => true,
+            () => false,
+          ),
+          1000,
+        ),
+      ]);
+      return { postgres: postgres === true, redis: r === true };
+    },
+  };
+
+  return {
+    handlers: createWireHandlers(services),
+    services,
+    log,
+    async close() {
+      await Promise.allSettled([usage.stop(), within(admission.stop(), 500)]);
+      // Unsubscribing waits on a connection that may be down: bounded, then dropped.
+      await within(unsubscribePrices?.().catch(() => undefined) ?? Promise.resolve(), 500);
+      await within(
+        bus.stop().catch(() => undefined),
+        500,
+      );
+      subscriber.disconnect();
+      redis.disconnect();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
