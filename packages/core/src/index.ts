@@ -55,3 +55,8 @@ export * from "./pricing/lease-pricing";
 export * from "./pricing/load-price-catalogue";
 export * from "./pricing/seed-price-catalogue";
 export * from "./pricing/price-catalogue-holder";
+export * from "./webhooks/signing";
+export * from "./webhooks/builtin-delivery";
+export * from "./webhooks/svix-delivery";
+export * from "./webhooks/deliver-webhook-event";
+export * from "./webhooks/sweep-webhook-outbox";

@@ -1,0 +1,222 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "@breakwater/config";
+import { createDeps, type Deps, registerSvixEventTypes, usesSvix } from "@breakwater/core";
+import {
+  closeRedis,
+  createJobsClient,
+  createRedis,
+  JOB_NAMES,
+  JOBS,
+  type JobName,
+  QueueSet,
+  queuePrefix,
+} from "@breakwater/queue";
+import { type Job, Worker } from "bullmq";
+import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
+import { webhookDeliver } from "./jobs/webhook-deliver";
+import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
+import { createWorkerMetrics, renderGauge, type WorkerMetrics } from "./metrics";
+
+type Processor = (job: Job, token?: string) => Promise<unknown>;
+
+const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Processor> = {
+  "webhook-deliver": webhookDeliver,
+  "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
+  "breaker-stale-sweep": breakerStaleSweep,
+};
+
+export interface WorkerOptions {
+  /** Seconds an idle worker blocks waiting for a job (BullMQ drainDelay). */
+  drainDelaySeconds?: number;
+  /** How long shutdown waits for active jobs before abandoning them to the stall check. */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningWorker {
+  port: number;
+  deps: Deps;
+  metrics: WorkerMetrics;
+  /** Stops taking jobs, waits (bounded) for active ones, closes everything. */
+  close(): Promise<{ clean: boolean }>;
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Boots the worker: one BullMQ Worker per catalogue entry, the job schedulers (re-registered after
+ * every Redis reconnect, since a Redis that lost its data lost them too), Svix event types, and
+ * the /healthz + /metrics server on WORKER_HEALTH_PORT.
+ */
+export async function startWorker(config: Config, opts: WorkerOptions = {}): Promise<RunningWorker> {
+  const base = createDeps(config, "worker");
+  const log = base.log;
+  // One connection for queues and commands; BullMQ opens its own blocking connection per Worker.
+  const connection = createRedis(config.REDIS_URL, "worker", "breakwater-worker");
+  connection.on("error", (err) => log.warn({ err: err.message }, "redis connection error"));
+  const jobs = createJobsClient(config, { role: "worker", connection });
+  const deps: Deps = { ...base, redis: connection, jobs };
+  const metrics = createWorkerMetrics();
+  const queues = new QueueSet(config, connection);
+
+  const registerSchedulers = async () => {
+    for (const name of JOB_NAMES) {
+      const def = JOBS[name];
+      if (!("schedule" in def) || !def.schedule) continue;
+      await queues.get(name).upsertJobScheduler(name, def.schedule(config), {
+        name,
+        data: {},
+        opts: {
+          attempts: def.options.attempts,
+          removeOnComplete: def.options.removeOnComplete,
+          removeOnFail: def.options.removeOnFail,
+        },
+      });
+    }
+  };
+  connection.on("ready", () => {
+    registerSchedulers().catch((err: Error) =>
+      log.error({ err: err.message }, "registering job schedulers failed"),
+    );
+  });
+  if (connection.status === "ready") await registerSchedulers();
+
+  const workers = JOB_NAMES.map((name) => {
+    const w = new Worker(name, processors[name](deps, metrics), {
+      connection,
+      prefix: queuePrefix(config, name),
+      concurrency: JOBS[name].concurrency(config),
+      drainDelay: opts.drainDelaySeconds ?? 5,
+      // A killed worker's jobs return to the queue after at most lockDuration + stalledInterval.
+      lockDuration: 30_000,
+      stalledInterval: 15_000,
+      maxStalledCount: 3,
+    });
+    w.on("completed", () => metrics.jobs.inc({ queue: name, result: "completed" }));
+    w.on("failed", (job, err) => {
+      metrics.jobs.inc({ queue: name, result: "failed" });
+      log.warn(
+        { queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message },
+        "job failed",
+      );
+    });
+    w.on("error", (err) => log.error({ queue: name, err: err.message }, "worker error"));
+    return w;
+  });
+
+  if (usesSvix(config)) {
+    registerSvixEventTypes(deps)
+      .then(() => log.info("Svix event types registered"))
+      .catch((err: Error) =>
+        log.error({ err: err.message }, "registering Svix event types failed; will retry at next start"),
+      );
+  }
+
+  const ping = async () => {
+    const [redis, postgres] = await Promise.allSettled([
+      withTimeout(connection.ping(), 1_000, "redis ping"),
+      withTimeout(base.db.$queryRaw`SELECT 1`, 1_000, "postgres ping"),
+    ]);
+    return {
+      redis: redis.status === "fulfilled" ? "ok" : "down",
+      postgres: postgres.status === "fulfilled" ? "ok" : "down",
+    };
+  };
+
+  const startedAt = Date.now();
+  const server: Server = createServer((req, res) => {
+    const url = req.url?.split("?")[0];
+    if (req.method === "GET" && (url === "/healthz" || url === "/health")) {
+      ping().then((deps) => {
+        const ok = deps.redis === "ok" && deps.postgres === "ok";
+        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            status: ok ? "ok" : "unavailable",
+            ...deps,
+            workers: workers.filter((w) => w.isRunning()).length,
+            uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
+          }),
+        );
+      });
+      return;
+    }
+    if (req.method === "GET" && url === "/metrics") {
+      Promise.all(JOB_NAMES.map(async (q) => ({ q, c: await jobs.counts(q).catch(() => null) })))
+        .then((depths) => {
+          const samples = depths.flatMap(({ q, c }) =>
+            c ? Object.entries(c).map(([state, value]) => ({ labels: { queue: q, state }, value })) : [],
+          );
+          const body = [
+            renderGauge("breakwater_queue_jobs", "Jobs in each queue by state (delayed included)", samples),
+            metrics.jobs.render(),
+            metrics.deliveries.render(),
+            metrics.attempts.render(),
+            metrics.attemptLatency.render(),
+            metrics.expired.render(),
+          ].join("\n\n");
+          res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+          res.end(`${body}\n`);
+        })
+        .catch(() => {
+          res.writeHead(500);
+          res.end();
+        });
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end('{"detail":"Not Found"}');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.WORKER_HEALTH_PORT, config.HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.info(
+    { port, queues: JOB_NAMES, prefix: config.QUEUE_PREFIX, backend: usesSvix(config) ? "svix" : "builtin" },
+    "worker started",
+  );
+
+  let closing: Promise<{ clean: boolean }> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const grace = opts.shutdownGraceMs ?? 10_000;
+      log.info({ graceMs: grace }, "worker stopping: no new jobs, waiting for active ones");
+      let clean = true;
+      try {
+        // close() stops fetching at once and resolves when active jobs have finished.
+        await withTimeout(Promise.all(workers.map((w) => w.close())), grace, "waiting for active jobs");
+      } catch (err) {
+        clean = false;
+        log.warn(
+          { err: (err as Error).message },
+          "abandoning active jobs; the stall check will hand them to another worker",
+        );
+        await Promise.allSettled(workers.map((w) => w.close(true)));
+      }
+      await Promise.allSettled([queues.close(), jobs.close()]);
+      // BullMQ never quits a connection it was given.
+      await closeRedis(connection);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await base.db.$disconnect();
+      log.info({ clean }, "worker stopped");
+      return { clean };
+    })();
+    return closing;
+  };
+
+  return { port, deps, metrics, close };
+}
