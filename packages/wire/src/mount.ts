@@ -1,0 +1,35 @@
+import { getConfig } from "@breakwater/config";
+import type { WireHandlers } from "./handlers";
+import { createWireRuntime, type WireRuntime } from "./runtime";
+
+const globalForWire = globalThis as unknown as { __breakwaterWire?: Promise<WireRuntime> };
+
+/**
+ * The process's SDK API runtime, created on first request (never at import, so `next build`
+ * needs no database) and kept across dev hot reloads.
+ */
+export function sharedWireRuntime(): Promise<WireRuntime> {
+  globalForWire.__breakwaterWire ??= createWireRuntime(getConfig()).catch((err: unknown) => {
+    globalForWire.__breakwaterWire = undefined; // retry on the next request
+    throw err;
+  });
+  return globalForWire.__breakwaterWire;
+}
+
+type FetchName = keyof WireHandlers["fetch"];
+
+/** A Next.js route handler serving one SDK endpoint with the shared handlers. */
+export function mountWire(name: Exclude<FetchName, "breakerReports">): (req: Request) => Promise<Response> {
+  return async (req) => {
+    try {
+      const runtime = await sharedWireRuntime();
+      return await runtime.handlers.fetch[name](req);
+    } catch {
+      // Boot failed (database unreachable at first request): a fast retryable answer.
+      return new Response('{"detail":"Service temporarily unavailable; retry"}', {
+        status: 503,
+        headers: { "content-type": "application/json" },
+      });
+    }
+  };
+}
