@@ -1,13 +1,24 @@
 #!/usr/bin/env node
-// Starts the lean SDK API server (packages are TypeScript source, run through tsx).
+// Starts the lean SDK API server: the production build when it exists (`npm run build -w
+// @breakwater/wire`), otherwise the TypeScript source through tsx.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
-const child = spawn(process.execPath, [tsx, join(here, "..", "src", "main.ts")], { stdio: "inherit" });
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const built = join(root, "dist", "sdk-api.mjs");
+let args;
+if (existsSync(built)) {
+  args = ["--enable-source-maps", built];
+} else {
+  const require = createRequire(import.meta.url);
+  args = [
+    join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs"),
+    join(root, "src", "main.ts"),
+  ];
+}
+const child = spawn(process.execPath, args, { stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
