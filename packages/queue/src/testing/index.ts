@@ -1,1 +1,2 @@
 export * from "./private-redis";
+export * from "./webhook-receiver";
