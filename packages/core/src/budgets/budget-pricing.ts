@@ -1,41 +1,12 @@
-import { costOfCall } from "../pricing/cost-of-call";
+import { costOfCall, type MediaUsage, type TokenDetails } from "../pricing/cost-of-call";
 import { estimateCallCost } from "../pricing/estimate-call-cost";
 import type { PriceCatalogue } from "../pricing/price-catalogue";
 import { PriceCatalogueHolder } from "../pricing/price-catalogue-holder";
 import { isProviderId } from "../pricing/providers";
 
-/**
- * What the budget engine asks of pricing, in nano-dollars. Implemented over the price catalogue
- * (see budgetPricingFromCatalogue); kept as a narrow interface so the hot path depends on three
- * pure in-memory functions and nothing else.
- */
-export interface TokenDetailsInput {
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens: number;
-  cache_creation_5m_tokens: number;
-  cache_creation_1h_tokens: number;
-  reasoning_tokens: number;
-  audio_input_tokens: number;
-  audio_output_tokens: number;
-  image_input_tokens: number;
-  image_output_tokens: number;
-  accepted_prediction_tokens: number;
-  rejected_prediction_tokens: number;
-  tool_use_input_tokens: number;
-  is_estimated?: boolean;
-}
-
-export interface MediaUsageInput {
-  image_count?: number | null;
-  generation_count?: number | null;
-  input_characters?: number | null;
-  video_seconds?: number | null;
-  audio_seconds?: number | null;
-  resolution?: string | null;
-  quality?: string | null;
-  is_estimated?: boolean;
-}
+/** The wire's TokenDetails (13 counters, absent = 0) and MediaUsage, as pricing reads them. */
+export type TokenDetailsInput = TokenDetails;
+export type MediaUsageInput = MediaUsage;
 
 export interface CallCostQuery {
   provider: string;
@@ -47,6 +18,11 @@ export interface CallCostQuery {
   providerRegion?: string | null;
 }
 
+/**
+ * What the budget engine asks of pricing, in nano-dollars. Implemented over the price catalogue
+ * (see budgetPricingFromCatalogue); kept as a narrow interface so the hot path depends on three
+ * pure in-memory functions and nothing else.
+ */
 export interface BudgetPricing {
   /**
    * A check's reservation: the input estimate at the input rate of the bracket it selects, plus

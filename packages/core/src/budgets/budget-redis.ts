@@ -1,8 +1,12 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { DomainError } from "../errors";
 
-/** Per-command deadline of the budget client: the SDK gives a check 1 s, and a fast 503 beats a slow answer. */
-export const BUDGET_REDIS_COMMAND_TIMEOUT_MS = 250;
+/**
+ * Per-command deadline of the budget client. The SDK gives a check 1 s and counts a 503 against
+ * its control-plane breaker, so the deadline sits well inside that second without turning a
+ * brief CPU stall into a spurious 503. (Refused connections fail at once, not after this.)
+ */
+export const BUDGET_REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /**
  * A Redis client for the budget hot path: no offline queue and no per-request retries, so while

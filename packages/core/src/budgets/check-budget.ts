@@ -123,7 +123,7 @@ async function evaluate(
     clamp(fold),
     `unc_${nowMs.toString(36)}${Math.random().toString(36).slice(2, 10)}`,
     nowMs + BUDGET_TIMINGS.uncountedHoldMs,
-    BUDGET_TIMINGS.markerTtlMs,
+    refreshDue(runtime.projectId, nowMs) ? BUDGET_TIMINGS.markerTtlMs : 0,
     BUDGET_TIMINGS.holdsKeyTtlMs,
     rules.length,
   ];
@@ -150,6 +150,18 @@ function toResult(
     runControl:
       stopped && agentRunId ? { reason: runtime.stoppedRuns.get(agentRunId) ?? "manual_kill" } : null,
   };
+}
+
+// Per process: when each project's key lifetimes were last refreshed by a check.
+const refreshedAt = new Map<string, number>();
+const REFRESH_EVERY_MS = 60_000;
+
+function refreshDue(projectId: string, nowMs: number): boolean {
+  const last = refreshedAt.get(projectId);
+  if (last !== undefined && nowMs - last < REFRESH_EVERY_MS) return false;
+  if (refreshedAt.size >= 100_000) refreshedAt.clear();
+  refreshedAt.set(projectId, nowMs);
+  return true;
 }
 
 function limitArg(limit: bigint | null): string {

@@ -28,14 +28,27 @@ local function sub_field(sums, field, amount)
   if left <= 0 then redis.call('HDEL', sums, field) end
 end
 
+-- Hold records are "amount|ref:p,ref:p|runId": rule refs never contain '|' or ',', and the
+-- run id (any characters) comes last.
+local function encode_hold(amount, refs, run)
+  return fmt(amount) .. '|' .. table.concat(refs, ',') .. '|' .. run
+end
+
+local function decode_hold(raw)
+  local a, t, r = string.match(raw, '^(%d+)|([^|]*)|(.*)$')
+  local refs = {}
+  for ref in string.gmatch(t, '[^,]+') do refs[#refs + 1] = ref end
+  return {a = tonumber(a), t = refs, r = r}
+end
+
 -- Removes a hold (reservation or uncounted-tally hold) and returns its decoded record, or nil.
 local function release(holds, recs, sums, id)
   redis.call('ZREM', holds, id)
   local raw = redis.call('HGET', recs, id)
   if not raw then return nil end
   redis.call('HDEL', recs, id)
-  local rec = cjson.decode(raw)
-  local a = tonumber(rec.a)
+  local rec = decode_hold(raw)
+  local a = rec.a
   sub_field(sums, 'p', a)
   if rec.r ~= '' then sub_field(sums, 'r:' .. rec.r, a) end
   for _, ref in ipairs(rec.t) do
@@ -65,9 +78,10 @@ end
  * 9.. tag counters of the matching rules.
  * ARGV: 1 now, 2 mode (h|a), 3 estimate, 4 reserve (1|0), 5 reservation id, 6 reservation expiry,
  * 7-9 limits d/w/m (-1 = none), 10 run id, 11 run cap (-1 = none), 12 run stopped (1|0),
- * 13 fold amount, 14 fold hold id, 15 fold expiry, 16 marker ttl ms, 17 holds ttl ms,
- * 18 tag rule count, then per rule: ref, period code, limit.
- * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a|x, limit, used, remaining, res id}.
+ * 13 fold amount, 14 fold hold id, 15 fold expiry, 16 refresh TTLs (0 | marker ttl ms),
+ * 17 holds ttl ms, 18 tag rule count, then per rule: ref, period code, limit.
+ * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a, limit, used, remaining, res id}.
+ * Reads go through one HMGET/MGET per hash so the common allow costs seven Redis calls.
  */
 const CHECK_BODY = `
 local now = tonumber(ARGV[1])
@@ -77,23 +91,32 @@ local runId = ARGV[10]
 local runCap = tonumber(ARGV[11])
 local nTags = tonumber(ARGV[18])
 
+local fields = {'p'}
+for i = 1, nTags do fields[#fields + 1] = 't:' .. ARGV[19 + 3 * (i - 1)] end
+local built = redis.call('HMGET', KEYS[1], unpack(fields))
 local missing = {}
-if redis.call('HEXISTS', KEYS[1], 'p') == 0 then missing[#missing + 1] = 'p' end
-for i = 1, nTags do
-  local ref = ARGV[19 + 3 * (i - 1)]
-  if redis.call('HEXISTS', KEYS[1], 't:' .. ref) == 0 then missing[#missing + 1] = 't:' .. ref end
+for i, f in ipairs(fields) do
+  if not built[i] then missing[#missing + 1] = f end
 end
 if #missing > 0 then
   table.insert(missing, 1, 'REBUILD')
   return missing
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[16])
+-- Key lifetimes are refreshed about once a minute per process, not on every check. Hold keys
+-- empty themselves as holds expire (Redis deletes empty hashes and sets), so a TTL only matters
+-- for a project that goes silent for good.
+if ARGV[16] ~= '0' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[16])
+  redis.call('PEXPIRE', KEYS[2], ARGV[17])
+  redis.call('PEXPIRE', KEYS[3], ARGV[17])
+  redis.call('PEXPIRE', KEYS[4], ARGV[17])
+end
 
 release_expired(KEYS[2], KEYS[3], KEYS[4], now)
 
 local function add_hold(id, amount, run, refs, exp)
   redis.call('ZADD', KEYS[2], exp, id)
-  redis.call('HSET', KEYS[3], id, cjson.encode({a = fmt(amount), r = run, t = refs}))
+  redis.call('HSET', KEYS[3], id, encode_hold(amount, refs, run))
   if amount > 0 then
     redis.call('HINCRBY', KEYS[4], 'p', fmt(amount))
     if run ~= '' then redis.call('HINCRBY', KEYS[4], 'r:' .. run, fmt(amount)) end
@@ -102,23 +125,28 @@ local function add_hold(id, amount, run, refs, exp)
       redis.call('HINCRBY', KEYS[4], 't:' .. r, fmt(amount))
     end
   end
-  redis.call('PEXPIRE', KEYS[2], ARGV[17])
-  redis.call('PEXPIRE', KEYS[3], ARGV[17])
-  redis.call('PEXPIRE', KEYS[4], ARGV[17])
 end
 
 -- Fail-open calls the SDK admitted while Breakwater was unreachable: counted before the verdict.
 local fold = tonumber(ARGV[13])
 if fold > 0 then add_hold(ARGV[14], fold, '', {}, tonumber(ARGV[15])) end
 
-local heldP = num(redis.call('HGET', KEYS[4], 'p'))
+-- Held amounts: project, run, tag rules (one HMGET); settled usage: windows, run, tags (one MGET).
+local heldFields = {'p', 'r:' .. runId}
+for i = 1, nTags do heldFields[#heldFields + 1] = 't:' .. ARGV[19 + 3 * (i - 1)] end
+local held = redis.call('HMGET', KEYS[4], unpack(heldFields))
+local counters = {KEYS[5], KEYS[6], KEYS[7], KEYS[8]}
+for i = 1, nTags do counters[#counters + 1] = KEYS[8 + i] end
+local usage = redis.call('MGET', unpack(counters))
+
+local heldP = num(held[1])
 local names = {'daily', 'weekly', 'monthly'}
 local bind, bindRem, bindUsed, bindLimit
 local deny, denyRem, denyUsed, denyLimit
 for i = 1, 3 do
   local limit = tonumber(ARGV[6 + i])
   if limit >= 0 then
-    local used = num(redis.call('GET', KEYS[4 + i])) + heldP
+    local used = num(usage[i]) + heldP
     local rem = limit - used - est
     if bind == nil or rem < bindRem then bind, bindRem, bindUsed, bindLimit = i, rem, used, limit end
     if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem, denyUsed, denyLimit = i, rem, used, limit end
@@ -134,7 +162,7 @@ if deny ~= nil then
   return {'D', names[deny], projectMode, fmt(denyLimit), fmt(denyUsed), fmt(math.max(0, denyLimit - denyUsed)), ''}
 end
 if runId ~= '' and runCap >= 0 then
-  local used = num(redis.call('GET', KEYS[8])) + num(redis.call('HGET', KEYS[4], 'r:' .. runId))
+  local used = num(usage[4]) + num(held[2])
   if used + est > runCap then
     return {'D', 'agent_run', 'h', fmt(runCap), fmt(used), fmt(math.max(0, runCap - used)), ''}
   end
@@ -145,7 +173,7 @@ for i = 1, nTags do
   local base = 19 + 3 * (i - 1)
   local ref, pcode, limit = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2])
   refs[#refs + 1] = ref .. ':' .. pcode
-  local used = num(redis.call('GET', KEYS[8 + i])) + num(redis.call('HGET', KEYS[4], 't:' .. ref))
+  local used = num(usage[4 + i]) + num(held[2 + i])
   local rem = limit - used - est
   if rem < 0 and (tagDeny == nil or rem < tagRem) then tagDeny, tagRem, tagUsed, tagLimit = i, rem, used, limit end
 end
@@ -302,18 +330,23 @@ return applied
 `;
 
 /**
- * REBUILD_APPLY. KEYS: 1 built, 2 seenEvents, 3.. counters to set.
+ * REBUILD_APPLY. KEYS: 1 built, 2 seenEvents, 3 provisional, 4 provisionalExp, 5.. counters to set.
  * ARGV: 1 scope ('p' = project, else rule-only), 2 marker ttl, 3 seen expiry (abs ms), 4 now,
  * 5 counter count, per counter: value, expiry kind ('at'|'in'), expiry value;
  * then seen count + members; then marker field count + fields.
  * Returns 1 when applied, 0 when another rebuild already did it.
  */
 const REBUILD_APPLY_BODY = `
-if ARGV[1] == 'p' and redis.call('HEXISTS', KEYS[1], 'p') == 1 then return 0 end
+if ARGV[1] == 'p' then
+  if redis.call('HEXISTS', KEYS[1], 'p') == 1 then return 0 end
+  -- Confirms' provisional amounts lived in the counters being replaced by the events' truth:
+  -- forget them, or a later event would subtract an amount that is no longer there.
+  redis.call('DEL', KEYS[3], KEYS[4])
+end
 local n = tonumber(ARGV[5])
 local i = 6
 for c = 1, n do
-  local key = KEYS[2 + c]
+  local key = KEYS[4 + c]
   redis.call('SET', key, ARGV[i])
   if ARGV[i + 1] == 'at' then redis.call('PEXPIREAT', key, ARGV[i + 2]) else redis.call('PEXPIRE', key, ARGV[i + 2]) end
   i = i + 3

@@ -185,7 +185,7 @@ async function rebuild(
     runScript(
       deps.redis,
       REBUILD_APPLY_SCRIPT,
-      [keys.built, keys.seenEvents, ...counters.map((c) => c.key)],
+      [keys.built, keys.seenEvents, keys.provisional, keys.provisionalExp, ...counters.map((c) => c.key)],
       args,
     ),
   );
