@@ -1,3 +1,29 @@
-import { packageConfig } from "../../vitest.shared.ts";
+import { defineConfig } from "vitest/config";
+import { testEnv } from "../../vitest.shared.ts";
 
-export default packageConfig();
+// The app keeps code in app/, features/, lib/ and components/ (Next's layout), not src/.
+const dirs = ["app", "features", "lib", "components"];
+
+export default defineConfig({
+  test: {
+    env: testEnv,
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: dirs.map((d) => `${d}/**/*.test.{ts,tsx}`),
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          env: testEnv,
+        },
+      },
+      {
+        test: {
+          name: "int",
+          include: dirs.map((d) => `${d}/**/*.int.test.{ts,tsx}`),
+          env: testEnv,
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});

@@ -9,10 +9,13 @@ export function CopyButton({
   value,
   label = "Copy",
   className,
+  tone = "light",
 }: {
   value: string;
   label?: string;
   className?: string;
+  /** "dark" on code blocks. */
+  tone?: "light" | "dark";
 }) {
   const [copied, setCopied] = useState(false);
   return (
@@ -34,7 +37,10 @@ export function CopyButton({
         setTimeout(() => setCopied(false), 1500);
       }}
       className={cn(
-        "inline-flex h-7 items-center gap-1.5 rounded-md border border-zinc-200 bg-white px-2 text-xs font-medium text-zinc-700 shadow-xs hover:bg-zinc-50",
+        "inline-flex h-7 items-center gap-1.5 rounded-md border px-2 text-xs font-medium",
+        tone === "dark"
+          ? "border-white/15 bg-white/10 text-zinc-200 hover:bg-white/15"
+          : "border-zinc-200 bg-white text-zinc-700 shadow-xs hover:bg-zinc-50",
         className,
       )}
       aria-label={copied ? "Copied" : label}

@@ -32,6 +32,7 @@ export function FormError({ message }: { message: string | null | undefined }) {
   return (
     <div
       role="alert"
+      data-testid="form-error"
       className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-[13px] text-red-700"
     >
       <AlertIcon size={15} className="mt-px shrink-0" />

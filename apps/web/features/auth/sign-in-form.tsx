@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Input, Label } from "@/components/ui/form";
@@ -8,7 +7,6 @@ import { authClient } from "@/lib/auth-client";
 import { authErrorMessage } from "./auth-errors";
 
 export function SignInForm({ next }: { next: string }) {
-  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -30,8 +28,8 @@ export function SignInForm({ next }: { next: string }) {
             setPending(false);
             return;
           }
-          router.replace(next);
-          router.refresh();
+          // A full load: every server component and client cache starts from the new session.
+          window.location.assign(next);
         } catch {
           setError("Cannot reach Breakwater. Check your connection and try again.");
           setPending(false);

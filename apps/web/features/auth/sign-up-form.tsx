@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Hint, Input, Label } from "@/components/ui/form";
@@ -8,7 +7,6 @@ import { authClient } from "@/lib/auth-client";
 import { authErrorMessage } from "./auth-errors";
 
 export function SignUpForm() {
-  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -31,8 +29,8 @@ export function SignUpForm() {
             setPending(false);
             return;
           }
-          router.replace("/onboarding");
-          router.refresh();
+          // A full load: every server component and client cache starts from the new session.
+          window.location.assign("/onboarding");
         } catch {
           setError("Cannot reach Breakwater. Check your connection and try again.");
           setPending(false);

@@ -17,10 +17,7 @@ export function ConnectSdk({ sdkBaseUrl }: { sdkBaseUrl: string }) {
             <span className="flex items-center gap-1.5 text-[11px] text-zinc-400">
               <TerminalIcon size={13} /> .env
             </span>
-            <CopyButton
-              value={env}
-              className="h-6 border-white/10 bg-white/5 text-zinc-300 hover:bg-white/10"
-            />
+            <CopyButton value={env} tone="dark" className="h-6" />
           </div>
           <pre className="overflow-x-auto px-4 py-3 font-mono text-[12.5px] leading-6 text-zinc-200">
             <span className="text-sky-300">SOLWYN_API_URL</span>=

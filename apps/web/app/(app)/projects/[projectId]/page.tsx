@@ -51,14 +51,18 @@ export default async function ProjectPage({ params }: Props) {
             <ArrowLeftIcon size={13} /> Projects
           </Link>
         }
-        title={project.name}
+        title={
+          <span className="flex items-center gap-2.5">
+            {project.name}
+            <ModeBadge mode={project.mode} />
+          </span>
+        }
         description={
           <span className="inline-flex items-center gap-2">
             <span className="font-mono text-[12px] text-zinc-500">{project.id}</span>
             <CopyButton value={project.id} label="Copy ID" className="h-6" />
           </span>
         }
-        actions={<ModeBadge mode={project.mode} />}
       />
 
       <Card>

@@ -1,0 +1,47 @@
+import { expect, test } from "@playwright/test";
+import { PASSWORD, signUp, uniqueEmail } from "./helpers";
+
+test("a wrong password shows a clear error, the right one signs in", async ({ page }) => {
+  const email = uniqueEmail("wrongpw");
+  await signUp(page, "Wendy Wrong", email);
+  await page.goto("/sign-out");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByText(/error|exception|stack/i)).toHaveCount(0);
+
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // No organization yet: the dashboard sends the user to create one.
+  await expect(page).toHaveURL(/\/onboarding$/);
+});
+
+test("an unknown account gets the same error as a wrong password", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(uniqueEmail("nobody"));
+  await page.getByLabel("Password").fill("whatever-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
+});
+
+test("a signed-out visitor is sent to sign-in and brought back afterwards", async ({ page }) => {
+  const email = uniqueEmail("returning");
+  await signUp(page, "Rita Return", email);
+  await page.getByLabel("Organization name").fill(`Return ${Date.now()}`);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(/\/projects$/);
+  await page.goto("/sign-out");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.goto("/usage");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fusage$/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/usage$/);
+  await expect(page.getByRole("heading", { name: "Usage", exact: true })).toBeVisible();
+});
