@@ -4,11 +4,13 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Input, Label } from "@/components/ui/form";
 import { authClient } from "@/lib/auth-client";
+import { useMounted } from "@/lib/use-mounted";
 import { authErrorMessage } from "./auth-errors";
 
 export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const mounted = useMounted();
 
   return (
     <form
@@ -53,7 +55,7 @@ export function SignInForm({ next }: { next: string }) {
         <Input id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
       <FormError message={error} />
-      <Button type="submit" className="h-9 w-full" disabled={pending}>
+      <Button type="submit" className="h-9 w-full" disabled={pending || !mounted}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>
     </form>

@@ -4,11 +4,13 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Hint, Input, Label } from "@/components/ui/form";
 import { authClient } from "@/lib/auth-client";
+import { useMounted } from "@/lib/use-mounted";
 import { authErrorMessage } from "./auth-errors";
 
 export function SignUpForm() {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const mounted = useMounted();
 
   return (
     <form
@@ -65,7 +67,7 @@ export function SignUpForm() {
         <Hint>At least 8 characters.</Hint>
       </div>
       <FormError message={error} />
-      <Button type="submit" className="h-9 w-full" disabled={pending}>
+      <Button type="submit" className="h-9 w-full" disabled={pending || !mounted}>
         {pending ? "Creating account…" : "Create account"}
       </Button>
     </form>

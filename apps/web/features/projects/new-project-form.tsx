@@ -5,8 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { FormError, Hint, Input, Label } from "@/components/ui/form";
-import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
+import { useMounted } from "@/lib/use-mounted";
 import { MODE_HELP, MODE_LABEL } from "./format";
 
 type Mode = "alert_only" | "hard_deny";
@@ -21,12 +21,7 @@ export function NewProjectForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<Mode>("alert_only");
-  const [limits, setLimits] = useState<Record<(typeof PERIODS)[number], string>>({
-    daily: "",
-    weekly: "",
-    monthly: "100",
-  });
+  const mounted = useMounted();
   const [localError, setLocalError] = useState<string | null>(null);
   const create = useMutation(
     trpc.project.create.mutationOptions({
@@ -43,11 +38,13 @@ export function NewProjectForm() {
       className="space-y-8"
       onSubmit={(e) => {
         e.preventDefault();
-        const name = String(new FormData(e.currentTarget).get("name") ?? "");
-        const parsed = Object.fromEntries(PERIODS.map((p) => [p, parseLimit(limits[p])])) as Record<
-          (typeof PERIODS)[number],
-          number | undefined
-        >;
+        // Read from the form itself: values typed before hydration count too.
+        const form = new FormData(e.currentTarget);
+        const name = String(form.get("name") ?? "");
+        const mode = (form.get("mode") === "hard_deny" ? "hard_deny" : "alert_only") satisfies Mode;
+        const parsed = Object.fromEntries(
+          PERIODS.map((p) => [p, parseLimit(String(form.get(`limit-${p}`) ?? ""))]),
+        ) as Record<(typeof PERIODS)[number], number | undefined>;
         if (PERIODS.every((p) => parsed[p] === undefined)) {
           setLocalError("Set at least one period limit (daily, weekly or monthly).");
           return;
@@ -72,19 +69,13 @@ export function NewProjectForm() {
           {(Object.keys(MODE_LABEL) as Mode[]).map((m) => (
             <label
               key={m}
-              className={cn(
-                "flex cursor-pointer gap-3 rounded-lg border bg-white p-3.5 shadow-xs transition-colors",
-                mode === m
-                  ? "border-brand-500 ring-3 ring-brand-100"
-                  : "border-zinc-200 hover:border-zinc-300",
-              )}
+              className="flex cursor-pointer gap-3 rounded-lg border border-zinc-200 bg-white p-3.5 shadow-xs transition-colors hover:border-zinc-300 has-[:checked]:border-brand-500 has-[:checked]:ring-3 has-[:checked]:ring-brand-100"
             >
               <input
                 type="radio"
                 name="mode"
                 value={m}
-                checked={mode === m}
-                onChange={() => setMode(m)}
+                defaultChecked={m === "alert_only"}
                 className="mt-0.5 accent-brand-600"
               />
               <span>
@@ -119,8 +110,7 @@ export function NewProjectForm() {
                   step="0.01"
                   placeholder="No limit"
                   className="pl-6 tabular-nums"
-                  value={limits[p]}
-                  onChange={(e) => setLimits((l) => ({ ...l, [p]: e.target.value }))}
+                  defaultValue={p === "monthly" ? "100" : ""}
                 />
               </div>
             </div>
@@ -131,7 +121,7 @@ export function NewProjectForm() {
       <div className="space-y-4 border-t border-zinc-200 pt-6">
         <FormError message={localError ?? create.error?.message} />
         <div className="flex items-center gap-2">
-          <Button type="submit" disabled={create.isPending || create.isSuccess}>
+          <Button type="submit" disabled={!mounted || create.isPending || create.isSuccess}>
             {create.isPending || create.isSuccess ? "Creating…" : "Create project"}
           </Button>
           <ButtonLink href="/projects" variant="ghost">
