@@ -109,6 +109,12 @@ describe("dashboard API tenancy", () => {
     const revoked = await asA.apiKey.revoke({ keyId: created.key.id });
     expect(revoked.revokedAt).not.toBeNull();
 
+    // Bad input reads as a sentence naming the field, not a dump of validator output.
+    await expect(asA.apiKey.create({ projectId: project.id, name: "   " })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "name: Name is required",
+    });
+
     const second = asA.project.create({ name: "two" });
     await expect(second).rejects.toMatchObject({
       code: "PRECONDITION_FAILED",
