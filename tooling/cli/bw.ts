@@ -217,4 +217,8 @@ function describeFailure(err: unknown, config: Config): string {
   return first.trim();
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const exitCode = await main(process.argv.slice(2));
+// Exit explicitly once stdout has drained: core may hold process-wide connections (e.g. the Redis
+// publisher that spreads key revocations) that would otherwise keep a finished command alive.
+await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+process.exit(exitCode);

@@ -1,0 +1,160 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { parseConfig } from "@breakwater/config";
+import { API_KEY_RE, hashApiKey, PROJECT_ID_RE } from "@breakwater/core";
+import { createDb } from "@breakwater/db";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../src/paths";
+
+// The CLI runs as a real child process with the test environment (test database) passed through.
+const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const cli = path.join(repoRoot, "tooling", "cli", "bw.ts");
+
+function bw(...args: string[]) {
+  const res = spawnSync(tsx, [cli, ...args], { cwd: repoRoot, env: process.env, encoding: "utf8" });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+const db = createDb(parseConfig(process.env).DATABASE_URL);
+afterAll(() => db.$disconnect());
+
+describe("bw project create --json", () => {
+  it("prints exactly one JSON object with a project id and a key whose hash is stored", async () => {
+    const r = bw(
+      "project",
+      "create",
+      "--name",
+      "cli-json",
+      "--daily",
+      "7.5",
+      "--mode",
+      "hard_deny",
+      "--json",
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const out = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(out.project_id).toMatch(PROJECT_ID_RE);
+    expect(out.api_key).toMatch(API_KEY_RE);
+    expect(out).toMatchObject({
+      name: "cli-json",
+      mode: "hard_deny",
+      limits: { daily: 7.5, weekly: null, monthly: null },
+    });
+
+    const row = await db.apiKey.findUnique({ where: { hash: hashApiKey(out.api_key as string) } });
+    expect(row?.projectId).toBe(out.project_id);
+    expect(row?.readOnly).toBe(false);
+    const project = await db.project.findUniqueOrThrow({
+      where: { id: out.project_id as string },
+      include: { organization: { include: { subscription: { include: { plan: true } } } } },
+    });
+    // No --org: a fresh organization on the team plan.
+    expect(project.organization.subscription?.plan.slug).toBe("team");
+    expect(project.organizationId).toBe(out.organization_id);
+  });
+
+  it("adds projects to an existing organization addressed by slug", async () => {
+    const slug = `cli-${Date.now().toString(36)}`;
+    const org = bw("org", "create", "--name", "CLI org", "--plan", "solo", "--slug", slug, "--json");
+    expect(org.code).toBe(0);
+    const orgOut = JSON.parse(org.stdout) as { organization_id: string; plan: string };
+    expect(orgOut.plan).toBe("solo");
+    const p = bw("project", "create", "--org", slug, "--name", "api", "--json");
+    expect(p.code).toBe(0);
+    expect(JSON.parse(p.stdout).organization_id).toBe(orgOut.organization_id);
+    const list = bw("project", "list", "--org", orgOut.organization_id, "--json");
+    expect(JSON.parse(list.stdout).map((x: { name: string }) => x.name)).toEqual(["api"]);
+  });
+
+  it("stays parseable through `npm run bw` (npm's banner precedes it; the JSON is the last line)", () => {
+    const res = spawnSync("npm", ["run", "bw", "--", "project", "create", "--name", "via-npm", "--json"], {
+      cwd: repoRoot,
+      env: process.env,
+      encoding: "utf8",
+    });
+    expect(res.status).toBe(0);
+    const last = res.stdout.trim().split("\n").at(-1)!;
+    expect(JSON.parse(last).project_id).toMatch(PROJECT_ID_RE);
+  });
+});
+
+describe("bw keys", () => {
+  it("creates a read-only key, lists it without the secret, and revokes it", async () => {
+    const p = JSON.parse(bw("project", "create", "--name", "keys", "--json").stdout) as {
+      project_id: string;
+    };
+    const k = bw("key", "create", "--project", p.project_id, "--read-only", "--name", "dashboards", "--json");
+    expect(k.code).toBe(0);
+    const key = JSON.parse(k.stdout) as { key_id: string; api_key: string; read_only: boolean };
+    expect(key.read_only).toBe(true);
+    expect(key.api_key).toMatch(API_KEY_RE);
+    const row = await db.apiKey.findUniqueOrThrow({ where: { id: key.key_id } });
+    expect(row.readOnly).toBe(true);
+    expect(row.hash).toBe(hashApiKey(key.api_key));
+
+    const list = bw("key", "list", "--project", p.project_id, "--json");
+    expect(list.stdout).not.toContain(key.api_key);
+    const keys = JSON.parse(list.stdout) as { key_id: string; read_only: boolean }[];
+    expect(keys.map((x) => x.read_only).sort()).toEqual([false, true]);
+
+    const revoked = bw("key", "revoke", "--key", key.key_id, "--json");
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout).revoked_at).toEqual(expect.any(String));
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.key_id } })).revokedAt).not.toBeNull();
+  });
+});
+
+describe("bw bad input", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["no command", [], /missing command/],
+    ["unknown command", ["frobnicate"], /unknown command "frobnicate"/],
+    ["missing --name", ["project", "create", "--json"], /missing --name/],
+    ["flag without value", ["project", "create", "--name"], /--name needs a value/],
+    [
+      "not an amount",
+      ["project", "create", "--name", "x", "--daily", "ten"],
+      /--daily must be a positive amount/,
+    ],
+    [
+      "negative amount",
+      ["project", "create", "--name", "x", "--monthly", "-5"],
+      /--monthly must be a positive amount/,
+    ],
+    [
+      "unknown plan",
+      ["org", "create", "--name", "x", "--plan", "gold"],
+      /--plan must be one of free, solo, team, business/,
+    ],
+    ["unknown mode", ["project", "create", "--name", "x", "--mode", "panic"], /--mode must be one of/],
+    ["unknown flag", ["key", "list", "--project", "p", "--all"], /unknown flag --all/],
+    ["stray argument", ["org", "list", "extra"], /unexpected argument "extra"/],
+  ];
+  for (const [label, args, message] of cases) {
+    it(`${label}: exit 2, one line on stderr, nothing on stdout`, () => {
+      const r = bw(...args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    });
+  }
+
+  it("a refusal from the domain exits 1 with its message", () => {
+    const r = bw("project", "create", "--org", "org_000000000000000000000000", "--name", "x", "--json");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim()).toBe("bw: Organization not found");
+  });
+
+  it("a bad environment variable exits 2 naming it", () => {
+    const res = spawnSync(tsx, [cli, "org", "list"], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: "mysql://nope" },
+      encoding: "utf8",
+    });
+    expect(res.status).toBe(2);
+    expect(res.stderr.trim()).toMatch(/^bw: Invalid configuration: DATABASE_URL /);
+  });
+});
