@@ -10,8 +10,10 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const built = join(root, "dist", "sdk-api.mjs");
 let args;
+// A larger young generation: the check allocates short-lived objects and scavenges less often.
+const flags = ["--max-semi-space-size=32"];
 if (existsSync(built)) {
-  args = ["--enable-source-maps", built];
+  args = [...flags, "--enable-source-maps", built];
 } else {
   const require = createRequire(import.meta.url);
   args = [

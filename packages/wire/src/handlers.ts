@@ -25,6 +25,7 @@ import {
 } from "./errors";
 import { BodyTooLarge, parseJsonBody, pathOf, readBody, type WireRequest } from "./http";
 import { openApiDocument } from "./openapi";
+import { fastCheckRequest } from "./schemas/fast-check-request";
 import {
   type BreakerReportInput,
   breakerReport,
@@ -98,13 +99,21 @@ export interface WireUntrackedItem {
   reportId: string;
 }
 
+/** What the handlers need of a project's entitlements. */
+export interface ProjectPolicy {
+  /** Requests per second (null = unlimited). */
+  admissionRate: number | null;
+  failoverTuningAllowed: boolean;
+}
+
 /** Everything the SDK handlers call; built once per process by createWireRuntime. */
 export interface WireServices {
   log: Logger;
-  authenticate(authorization: string | null): Promise<AuthenticatedKey | null>;
+  /** The caller of a bearer header (null = 401); synchronous when the key cache is warm. */
+  authenticate(authorization: string | null): AuthenticatedKey | null | Promise<AuthenticatedKey | null>;
   touchKey?(keyId: string): void;
-  /** Effective per-second admission rate of the project (null = unlimited), from memory. */
-  admissionRate(projectId: string): Promise<number | null>;
+  /** The project's effective admission rate and failover tuning; synchronous when cached. */
+  policy(projectId: string): ProjectPolicy | Promise<ProjectPolicy>;
   admit(
     projectId: string,
     ratePerSecond: number | null,
@@ -113,7 +122,6 @@ export interface WireServices {
     projectId: string,
     ratePerSecond: number | null,
   ): { limitMinute: number; remainingMinute: number; limitHour: number; remainingHour: number } | null;
-  failoverTuningAllowed(projectId: string): Promise<boolean>;
   checkBudget(input: WireCheckBudgetInput): Promise<CheckVerdict>;
   confirmSpend(input: WireConfirmSpendInput): Promise<unknown>;
   /** Price hints of spec §1 for the declared chain (`{}` = nothing priceable). */
@@ -144,7 +152,7 @@ type Handler = (req: WireRequest) => Promise<WireResult>;
 interface Authed {
   key: AuthenticatedKey;
   body: unknown;
-  rate: number | null;
+  policy: ProjectPolicy;
 }
 
 class Early {
@@ -173,15 +181,18 @@ export function createWireHandlers(s: WireServices) {
     } catch {
       throw new Early(jsonInvalid());
     }
-    const key = await s.authenticate(req.headers.get("authorization"));
+    // Warm caches answer synchronously: no promise, no microtask on the hot path.
+    const authed = s.authenticate(req.headers.get("authorization"));
+    const key = authed instanceof Promise ? await authed : authed;
     if (!key) throw new Early(unauthorized());
     if (key.readOnly) throw new Early(readOnlyKey());
     s.touchKey?.(key.keyId);
-    const rate = await s.admissionRate(key.projectId);
-    const admission = s.admit(key.projectId, rate);
+    const looked = s.policy(key.projectId);
+    const policy = looked instanceof Promise ? await looked : looked;
+    const admission = s.admit(key.projectId, policy.admissionRate);
     if (!admission.ok) throw new Early(rateLimited(admission.retryAfterSeconds));
     if (body === undefined) throw new Early(bodyMissing());
-    return { key, body, rate };
+    return { key, body, policy };
   }
 
   function validate<S extends z.ZodType>(schema: S, body: unknown, prefix: (string | number)[] = []) {
@@ -229,30 +240,27 @@ export function createWireHandlers(s: WireServices) {
   }
 
   const check: Handler = async (req) => {
-    const { key, body } = await gate(req, BODY_LIMITS.check);
-    const input: CheckRequest = validate(checkRequest, body);
+    const { key, body, policy } = await gate(req, BODY_LIMITS.check);
+    const input: CheckRequest = fastCheckRequest(body) ?? validate(checkRequest, body);
     const opt = {
       failoverDirectiveVersion: input.failover_directive_version === "1",
       runDirectiveVersion: input.run_directive_version === "1",
       priceHintsVersion: input.price_hints_version === "1",
       agentRunId: input.agent_run_id ?? null,
     };
-    const [verdict, tuning] = await Promise.all([
-      s.checkBudget({
-        projectId: key.projectId,
-        provider: input.provider,
-        model: input.model,
-        estimatedInputTokens: input.estimated_input_tokens,
-        fallbackProviders: input.fallback_providers,
-        fallbackModels: input.fallback_models,
-        modality: input.modality,
-        agentRunId: input.agent_run_id ?? undefined,
-        tags: input.tags ?? undefined,
-        uncountedCalls: input.uncounted_calls ?? 0,
-        uncountedTokens: input.uncounted_tokens ?? 0,
-      }),
-      opt.failoverDirectiveVersion ? s.failoverTuningAllowed(key.projectId) : Promise.resolve(false),
-    ]);
+    const verdict = await s.checkBudget({
+      projectId: key.projectId,
+      provider: input.provider,
+      model: input.model,
+      estimatedInputTokens: input.estimated_input_tokens,
+      fallbackProviders: input.fallback_providers,
+      fallbackModels: input.fallback_models,
+      modality: input.modality,
+      agentRunId: input.agent_run_id ?? undefined,
+      tags: input.tags ?? undefined,
+      uncountedCalls: input.uncounted_calls ?? 0,
+      uncountedTokens: input.uncounted_tokens ?? 0,
+    });
     const priceHints = opt.priceHintsVersion
       ? s.priceHints({
           provider: input.provider,
@@ -264,7 +272,10 @@ export function createWireHandlers(s: WireServices) {
       : null;
     return rawJson(
       200,
-      serializeCheckResponse(verdict, key.projectId, opt, { priceHints, failoverTuningAllowed: tuning }),
+      serializeCheckResponse(verdict, key.projectId, opt, {
+        priceHints,
+        failoverTuningAllowed: policy.failoverTuningAllowed,
+      }),
     );
   };
 
@@ -289,7 +300,7 @@ export function createWireHandlers(s: WireServices) {
   };
 
   const ingest: Handler = async (req) => {
-    const { key, body, rate } = await gate(req, BODY_LIMITS.ingest);
+    const { key, body, policy } = await gate(req, BODY_LIMITS.ingest);
     if (!Array.isArray(body)) {
       return validationFailed([{ loc: ["body"], msg: "Input should be a valid list", type: "list_type" }]);
     }
@@ -306,7 +317,7 @@ export function createWireHandlers(s: WireServices) {
     }
     if (items.length > 0) return validationFailed(items.slice(0, 200));
     const result = await s.ingest({ projectId: key.projectId, organizationId: key.organizationId, events });
-    const quota = s.quota?.(key.projectId, rate) ?? null;
+    const quota = s.quota?.(key.projectId, policy.admissionRate) ?? null;
     const headers = quota
       ? {
           "x-ratelimit-limit-minute": String(quota.limitMinute),

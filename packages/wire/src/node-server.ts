@@ -47,11 +47,11 @@ class NodeWireRequest implements WireRequest {
 }
 
 function write(res: ServerResponse, r: WireResult): void {
-  const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
-  if (r.body !== null) {
-    headers["content-type"] ??= "application/json";
-    headers["content-length"] = Buffer.byteLength(r.body);
-  }
+  // A flat [name, value, …] header list skips Node's per-header object bookkeeping.
+  const headers: string[] = [];
+  if (r.body !== null)
+    headers.push("content-type", "application/json", "content-length", String(Buffer.byteLength(r.body)));
+  if (r.headers) for (const k in r.headers) headers.push(k, r.headers[k]!);
   res.writeHead(r.status, headers);
   res.end(r.body ?? undefined);
 }

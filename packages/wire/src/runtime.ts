@@ -12,6 +12,7 @@ import {
   createEntitlementCache,
   createKeyUsageTracker,
   createLogger,
+  type Entitlements,
   type EventPricing,
   type IngestEvent,
   InvalidationBus,
@@ -32,7 +33,7 @@ import { sharedDb } from "@breakwater/db";
 import { Redis } from "ioredis";
 import pg from "pg";
 import type { Logger } from "pino";
-import { createWireHandlers, type WireHandlers, type WireServices } from "./handlers";
+import { createWireHandlers, type ProjectPolicy, type WireHandlers, type WireServices } from "./handlers";
 
 export interface WireRuntime {
   handlers: WireHandlers;
@@ -109,6 +110,16 @@ export function eventPricing(pricing: BudgetPricing, defaultOutputBound: number)
   };
 }
 
+const policies = new WeakMap<Entitlements, ProjectPolicy>();
+function policyOf(e: Entitlements): ProjectPolicy {
+  let p = policies.get(e);
+  if (!p) {
+    p = { admissionRate: e.admission_rate_per_second, failoverTuningAllowed: e.failover_tuning === true };
+    policies.set(e, p);
+  }
+  return p;
+}
+
 function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
 }
@@ -123,7 +134,8 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   const db = sharedDb(config.DATABASE_URL);
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
   pool.on("error", (err) => log.warn({ err }, "idle Postgres connection failed"));
-  const redis = createBudgetRedis(config.REDIS_URL);
+  // Commands issued in the same tick share one socket write: far fewer syscalls under load.
+  const redis = createBudgetRedis(config.REDIS_URL, { enableAutoPipelining: true });
   const subscriber = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
   redis.on("error", (err) => log.debug({ err }, "budget Redis error"));
   subscriber.on("error", (err) => log.debug({ err }, "pub/sub Redis error"));
@@ -176,10 +188,12 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     log,
     authenticate: (h) => auth.authenticate(h),
     touchKey: (id) => usage.touch(id),
-    admissionRate: async (projectId) => (await entitlements.get(projectId)).admission_rate_per_second,
+    policy: (projectId) => {
+      const hit = entitlements.peek(projectId);
+      return hit ? policyOf(hit) : entitlements.get(projectId).then(policyOf);
+    },
     admit: (projectId, rate) => admission.admit(projectId, rate),
     quota: (projectId, rate) => admission.quota(projectId, rate),
-    failoverTuningAllowed: async (projectId) => (await entitlements.get(projectId)).failover_tuning === true,
     checkBudget: (input) => checkBudget(budgetDeps, input),
     confirmSpend: (input) =>
       confirmSpend(budgetDeps, {

@@ -19,6 +19,8 @@ interface CachedEntitlements {
 export interface EntitlementCache {
   /** The project's effective entitlements (project override > org override > plan > default). */
   get(projectId: string, now?: number): Promise<Entitlements>;
+  /** The same, synchronously from memory; undefined when not cached (or an override just expired). */
+  peek(projectId: string, now?: number): Entitlements | undefined;
   readonly cache: InvalidatingCache<CachedEntitlements>;
 }
 
@@ -63,6 +65,10 @@ export function createEntitlementCache(opts: {
         hit = await cache.get(projectId);
       }
       return hit.values;
+    },
+    peek(projectId, now = Date.now()) {
+      const hit = cache.peek(projectId);
+      return hit && hit.validUntil > now ? hit.values : undefined;
     },
   };
 }

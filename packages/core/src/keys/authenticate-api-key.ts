@@ -13,6 +13,8 @@ export interface ApiKeyRecord {
   expiresAt: number | null;
   revoked: boolean;
   projectArchived: boolean;
+  /** The caller this key resolves to (built once per load, shared by every request). */
+  caller: AuthenticatedKey;
 }
 
 /** The caller a valid key resolves to. */
@@ -24,8 +26,14 @@ export interface AuthenticatedKey {
 }
 
 export interface ApiKeyAuthenticator {
-  /** The key behind an `Authorization` header value, or null for anything that must be a 401. */
-  authenticate(authorization: string | null, now?: number): Promise<AuthenticatedKey | null>;
+  /**
+   * The key behind an `Authorization` header value, or null for anything that must be a 401. A
+   * warm cache answers synchronously (no promise, no I/O); a miss returns a promise.
+   */
+  authenticate(
+    authorization: string | null,
+    now?: number,
+  ): AuthenticatedKey | null | Promise<AuthenticatedKey | null>;
   readonly cache: InvalidatingCache<ApiKeyRecord | null>;
 }
 
@@ -52,6 +60,12 @@ export async function loadApiKeyRecord(db: PrismaClient, hash: string): Promise<
     },
   });
   if (!row) return null;
+  const caller: AuthenticatedKey = Object.freeze({
+    keyId: row.id,
+    projectId: row.projectId,
+    organizationId: row.project.organizationId,
+    readOnly: row.readOnly,
+  });
   return {
     keyId: row.id,
     projectId: row.projectId,
@@ -60,6 +74,7 @@ export async function loadApiKeyRecord(db: PrismaClient, hash: string): Promise<
     expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
     revoked: row.revokedAt !== null,
     projectArchived: row.project.archivedAt !== null,
+    caller,
   };
 }
 
@@ -82,20 +97,31 @@ export function createApiKeyAuthenticator(opts: {
     bus: opts.bus,
     load: (hash) => loadApiKeyRecord(opts.db, hash),
   });
+  // SHA-256 per request is cheap but not free; the same few keys arrive over and over.
+  const hashes = new Map<string, string>();
+  const hashOf = (key: string) => {
+    let h = hashes.get(key);
+    if (h === undefined) {
+      if (hashes.size >= 10_000) hashes.clear();
+      h = hashApiKey(key);
+      hashes.set(key, h);
+    }
+    return h;
+  };
+  const verdict = (rec: ApiKeyRecord | null, now: number): AuthenticatedKey | null => {
+    if (!rec || rec.revoked || rec.projectArchived) return null;
+    if (rec.expiresAt !== null && rec.expiresAt <= now) return null;
+    return rec.caller;
+  };
   return {
     cache,
-    async authenticate(authorization, now = Date.now()) {
+    authenticate(authorization, now = Date.now()) {
       const key = bearerKey(authorization);
       if (!key) return null;
-      const rec = await cache.get(hashApiKey(key));
-      if (!rec || rec.revoked || rec.projectArchived) return null;
-      if (rec.expiresAt !== null && rec.expiresAt <= now) return null;
-      return {
-        keyId: rec.keyId,
-        projectId: rec.projectId,
-        organizationId: rec.organizationId,
-        readOnly: rec.readOnly,
-      };
+      const hash = hashOf(key);
+      const hit = cache.peek(hash);
+      if (hit !== undefined) return verdict(hit, now);
+      return cache.get(hash).then((rec) => verdict(rec, now));
     },
   };
 }
