@@ -63,9 +63,20 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
 export async function startWorker(config: Config, opts: WorkerOptions = {}): Promise<RunningWorker> {
   const base = createDeps(config, "worker");
   const log = base.log;
+  // During a Redis outage every connection reports each reconnect attempt; one line per source
+  // every 10 s says the same without drowning the logs.
+  const lastLogged = new Map<string, number>();
+  const throttled = (source: string, fn: () => void) => {
+    const now = Date.now();
+    if ((lastLogged.get(source) ?? 0) + 10_000 > now) return;
+    lastLogged.set(source, now);
+    fn();
+  };
   // One connection for queues and commands; BullMQ opens its own blocking connection per Worker.
   const connection = createRedis(config.REDIS_URL, "worker", "breakwater-worker");
-  connection.on("error", (err) => log.warn({ err: err.message }, "redis connection error"));
+  connection.on("error", (err) =>
+    throttled("redis", () => log.warn({ err: err.message }, "redis connection error")),
+  );
   const jobs = createJobsClient(config, { role: "worker", connection });
   const deps: Deps = { ...base, redis: connection, jobs };
   const metrics = createWorkerMetrics();
@@ -112,7 +123,11 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
         "job failed",
       );
     });
-    w.on("error", (err) => log.error({ queue: name, err: err.message }, "worker error"));
+    w.on("error", (err) =>
+      throttled(`worker:${name}:${err.message.slice(0, 40)}`, () =>
+        log.error({ queue: name, err: err.message }, "worker error"),
+      ),
+    );
     return w;
   });
 
@@ -147,6 +162,7 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
             status: ok ? "ok" : "unavailable",
             ...deps,
             workers: workers.filter((w) => w.isRunning()).length,
+            pid: process.pid,
             uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
           }),
         );
@@ -209,8 +225,10 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
       await Promise.allSettled([queues.close(), jobs.close()]);
       // BullMQ never quits a connection it was given.
       await closeRedis(connection);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets (a scraper's, a probe's) would otherwise hold close() open.
       server.closeAllConnections();
+      await serverClosed;
       await base.db.$disconnect();
       log.info({ clean }, "worker stopped");
       return { clean };

@@ -53,7 +53,7 @@ export async function startPrivateRedis(port: number): Promise<PrivateRedis> {
   };
   const stop = async (hard = false) => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise<void>((r) => c.once("exit", () => r()));
     c.kill(hard ? "SIGKILL" : "SIGTERM");
     await exited;
