@@ -106,7 +106,7 @@ async function assertExactlyOnce(
           .filter((r) => r.answered === 200)
           .map((r) => r.webhookId),
       ).size >= events.length,
-    90_000,
+    waitMs,
   );
   // Give a stray duplicate time to show up before counting.
   await new Promise((r) => setTimeout(r, 1_500));
