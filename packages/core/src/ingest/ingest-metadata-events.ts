@@ -324,16 +324,43 @@ const pgTextArray = (values: string[]) =>
   `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 const jsonOrNull = (v: unknown) => (v == null ? null : JSON.stringify(v));
 
-// One statement per batch: the events insert skips duplicates on either unique key, and the agent
-// runs of exactly the rows that went in are upserted in the same statement (so a replayed batch
-// never double counts a run). Runs are upserted in id order to keep lock order stable.
-const INSERT_SQL = `
+// Columns every event fills; the others are sent only when some event of the batch has a value
+// (an all-null column is left to its default), which keeps the statement as narrow as the data.
+const ALWAYS = new Set([
+  "call_id",
+  "attempt_index",
+  "timestamp",
+  "sdk_instance_id",
+  "model",
+  "provider",
+  "modality",
+  "status",
+  "input_tokens",
+  "output_tokens",
+  "latency_ms",
+  "is_model_fallback",
+  "is_provider_fallback",
+  "agent_run_id",
+  "priced",
+]);
+
+/**
+ * One statement per batch: the events insert skips duplicates on either unique key, and the agent
+ * runs of exactly the rows that went in are upserted in the same statement (so a replayed batch
+ * never double counts a run). Runs are upserted in id order to keep lock order stable.
+ */
+function insertSql(columns: (typeof COLUMNS)[number][]): string {
+  const names: string[] = columns.map(([c]) => c);
+  const has = (c: string) => names.includes(c);
+  const flags = has("velocity_flags")
+    ? `coalesce(ARRAY(SELECT DISTINCT f FROM unnest(string_to_array(string_agg(array_to_string(i.velocity_flags, ','), ','), ',')) f WHERE f <> ''), '{}')`
+    : `'{}'::text[]`;
+  return `
 WITH v AS (
-  SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 2}::${t === "numeric" ? "numeric" : t}[]`).join(", ")})
-    AS v(${COLUMNS.map(([c]) => c).join(", ")})
+  SELECT * FROM unnest(${columns.map(([, t], i) => `$${i + 2}::${t}[]`).join(", ")}) AS v(${names.join(", ")})
 ), ins AS (
-  INSERT INTO metadata_events (project_id, ${COLUMNS.map(([c]) => c).join(", ")})
-  SELECT $1, ${COLUMNS.map(([c]) => (c === "velocity_flags" ? "v.velocity_flags::text[]" : `v.${c}`)).join(", ")}
+  INSERT INTO metadata_events (project_id, ${names.join(", ")})
+  SELECT $1, ${names.map((c) => (c === "velocity_flags" ? "v.velocity_flags::text[]" : `v.${c}`)).join(", ")}
     FROM v
   ON CONFLICT DO NOTHING
   RETURNING call_id, attempt_index, agent_run_id, agent_run_name, parent_agent_run_id, timestamp,
@@ -344,9 +371,7 @@ WITH v AS (
   SELECT $1, i.agent_run_id, max(i.agent_run_name), max(i.parent_agent_run_id),
          i.agent_run_id LIKE '\\_auto-%', min(i.timestamp), max(i.timestamp), count(*),
          coalesce(sum(i.cost_usd), 0), coalesce(sum(i.avoided_cost_usd), 0),
-         count(*) FILTER (WHERE NOT i.priced),
-         coalesce((SELECT array_agg(DISTINCT f) FROM ins i2, unnest(i2.velocity_flags) f
-                    WHERE i2.agent_run_id = i.agent_run_id), '{}')
+         count(*) FILTER (WHERE NOT i.priced), ${flags}
     FROM ins i
    GROUP BY i.agent_run_id
    ORDER BY i.agent_run_id
@@ -359,10 +384,14 @@ WITH v AS (
     cost_usd = agent_runs.cost_usd + excluded.cost_usd,
     avoided_cost_usd = agent_runs.avoided_cost_usd + excluded.avoided_cost_usd,
     unpriced_calls = agent_runs.unpriced_calls + excluded.unpriced_calls,
-    velocity_flags = ARRAY(SELECT DISTINCT x FROM unnest(agent_runs.velocity_flags || excluded.velocity_flags) x)
+    velocity_flags = CASE WHEN cardinality(excluded.velocity_flags) = 0 THEN agent_runs.velocity_flags
+      ELSE ARRAY(SELECT DISTINCT x FROM unnest(agent_runs.velocity_flags || excluded.velocity_flags) x) END
   RETURNING 1
 )
 SELECT call_id::text AS call_id, attempt_index FROM ins`;
+}
+
+const sqlCache = new Map<string, string>();
 
 async function insertEvents(
   pg: Pool,
@@ -373,12 +402,14 @@ async function insertEvents(
   avoided: (bigint | null)[],
 ): Promise<Set<string>> {
   const cols: unknown[][] = COLUMNS.map(() => new Array(rows.length));
+  const used = COLUMNS.map(([c]) => ALWAYS.has(c));
   rows.forEach((i, k) => {
     const e = events[i]!;
     const c = cost[k] ?? null;
     const a = avoided[k] ?? null;
     // Unpriced = the catalogue could not price what this event is about (actual or avoided).
     const priced = e.status === "budget_denied" ? a !== null : c !== null;
+    const flags = e.velocity_flags && e.velocity_flags.length > 0 ? pgTextArray(e.velocity_flags) : null;
     const values: unknown[] = [
       e.call_id,
       e.attempt_index,
@@ -411,16 +442,32 @@ async function insertEvents(
       e.deny_reason ?? null,
       e.denied_by_period ?? null,
       e.estimated_output_bound ?? null,
-      pgTextArray(e.velocity_flags ?? []),
+      flags,
       e.receipt_aggregate_count ?? null,
       e.receipt_pricing_input_tokens ?? null,
       c === null ? null : nanosToDecimal(c),
       a === null ? null : nanosToDecimal(a),
       priced,
     ];
-    for (let j = 0; j < values.length; j++) cols[j]![k] = values[j];
+    for (let j = 0; j < values.length; j++) {
+      cols[j]![k] = values[j];
+      if (values[j] !== null) used[j] = true;
+    }
   });
-  const res = await pg.query<{ call_id: string; attempt_index: number }>(INSERT_SQL, [projectId, ...cols]);
+  // velocity_flags is NOT NULL (default '{}'): when some rows carry flags, the others send '{}'.
+  const flagsAt = COLUMNS.findIndex(([c]) => c === "velocity_flags");
+  if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
+  const columns = COLUMNS.filter((_, j) => used[j]);
+  const signature = used.map((u) => (u ? "1" : "0")).join("");
+  let sql = sqlCache.get(signature);
+  if (!sql) {
+    sql = insertSql(columns);
+    sqlCache.set(signature, sql);
+  }
+  const res = await pg.query<{ call_id: string; attempt_index: number }>(sql, [
+    projectId,
+    ...cols.filter((_, j) => used[j]),
+  ]);
   return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
 }
 
