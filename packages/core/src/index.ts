@@ -70,3 +70,6 @@ export * from "./webhooks/list-webhook-messages";
 export * from "./webhooks/replay-webhook-message";
 export * from "./webhooks/send-test-webhook";
 export * from "./webhooks/get-webhook-settings";
+export * from "./fleet/fleet-status";
+export * from "./fleet/get-fleet-overview";
+export * from "./fleet/get-provider-health";

@@ -1,0 +1,108 @@
+import type { CircuitState } from "./record-breaker-report";
+
+/** The UI's plain names: closed = Healthy, open = Down, half_open = Recovering. */
+export type HealthLabel = "Healthy" | "Down" | "Recovering";
+/** A provider's status in a project; Unknown when no instance is live. */
+export type ProviderStatus = HealthLabel | "Unknown";
+
+export const HEALTH_LABEL: Record<CircuitState, HealthLabel> = {
+  closed: "Healthy",
+  open: "Down",
+  half_open: "Recovering",
+};
+
+export interface InstanceCounts {
+  healthy: number;
+  down: number;
+  recovering: number;
+  /** Instances with no report for BREAKER_STALE_SECONDS: shown greyed, excluded from status. */
+  stale: number;
+}
+
+/** Down if any live instance is Down, else Recovering if any is, else Healthy; Unknown with none live. */
+export function providerStatus(c: InstanceCounts): ProviderStatus {
+  if (c.down > 0) return "Down";
+  if (c.recovering > 0) return "Recovering";
+  if (c.healthy > 0) return "Healthy";
+  return "Unknown";
+}
+
+/** "2 of 7 instances Down" — the count that goes with a status. */
+export function statusSummary(c: InstanceCounts): string {
+  const live = c.healthy + c.down + c.recovering;
+  const status = providerStatus(c);
+  if (status === "Unknown")
+    return c.stale > 0 ? `No live instance (${c.stale} stale)` : "No instance reported";
+  const n = status === "Down" ? c.down : status === "Recovering" ? c.recovering : c.healthy;
+  return `${n} of ${live} instance${live === 1 ? "" : "s"} ${status}`;
+}
+
+/** A stretch of time an instance spent unhealthy. */
+export interface UnhealthySegment {
+  from: number;
+  to: number;
+  state: "open" | "half_open";
+}
+
+export interface UptimeDay {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  /** 1 − (Down seconds × 1.0 + Recovering seconds × 0.3) / seconds observed that day. */
+  uptime: number;
+  downSeconds: number;
+  recoveringSeconds: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Daily uptime of a provider from its instances' unhealthy segments. At each moment the provider
+ * is Down if any instance is Down, else Recovering if any is — so overlapping instances count once.
+ */
+export function uptimeBars(segments: UnhealthySegment[], endMs: number, days: number): UptimeDay[] {
+  const firstDay = Math.floor(endMs / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
+  // Sweep line over segment edges: +1/−1 per state; the provider's state between edges follows.
+  const edges: { t: number; open: number; half: number }[] = [];
+  for (const s of segments) {
+    const from = Math.max(s.from, firstDay);
+    const to = Math.min(s.to, endMs);
+    if (to <= from) continue;
+    edges.push({ t: from, open: s.state === "open" ? 1 : 0, half: s.state === "half_open" ? 1 : 0 });
+    edges.push({ t: to, open: s.state === "open" ? -1 : 0, half: s.state === "half_open" ? -1 : 0 });
+  }
+  edges.sort((a, b) => a.t - b.t);
+  const down = new Array<number>(days).fill(0);
+  const rec = new Array<number>(days).fill(0);
+  const credit = (from: number, to: number, bucket: number[]) => {
+    for (let t = from; t < to; ) {
+      const d = Math.floor((t - firstDay) / DAY_MS);
+      const dayEnd = firstDay + (d + 1) * DAY_MS;
+      const until = Math.min(to, dayEnd);
+      if (d >= 0 && d < days) bucket[d] = (bucket[d] ?? 0) + (until - t) / 1000;
+      t = until;
+    }
+  };
+  let open = 0;
+  let half = 0;
+  for (let i = 0; i < edges.length; i++) {
+    const e = edges[i]!;
+    open += e.open;
+    half += e.half;
+    const next = edges[i + 1]?.t ?? e.t;
+    if (next > e.t) {
+      if (open > 0) credit(e.t, next, down);
+      else if (half > 0) credit(e.t, next, rec);
+    }
+  }
+  return down.map((d, i) => {
+    const start = firstDay + i * DAY_MS;
+    const observed = Math.max(1, (Math.min(start + DAY_MS, endMs) - start) / 1000);
+    const r = rec[i] ?? 0;
+    return {
+      day: new Date(start).toISOString().slice(0, 10),
+      uptime: Math.max(0, Math.min(1, 1 - (d + 0.3 * r) / observed)),
+      downSeconds: Math.round(d),
+      recoveringSeconds: Math.round(r),
+    };
+  });
+}
