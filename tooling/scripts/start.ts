@@ -8,7 +8,8 @@
  * 2. Migrate (offline Prisma wrapper), seed (plans, price catalogue, demo project and key).
  * 3. Build the dashboard when its production build is missing or older than its sources.
  * 4. Start web (`next start`), worker, and the lean SDK API server when a workspace provides one
- *    (a `start:sdk` script), print the URLs and the demo key, and supervise them.
+ *    (@breakwater/wire's `start`, or any workspace's `start:sdk` script), print the URLs and the
+ *    demo key, and supervise them.
  * Ctrl-C / SIGTERM stops everything it started, in order, each with a bounded wait.
  */
 import { randomBytes } from "node:crypto";
@@ -30,7 +31,13 @@ import {
 } from "./launcher/probe";
 import { findOnPath, type RedisServer, startRedisServer } from "./launcher/redis-server";
 import { runToCompletion, Service } from "./launcher/service";
-import { hasNextApp, listWorkspaces, prismaClientStale, webBuildReason } from "./launcher/workspace";
+import {
+  distBuildReason,
+  hasNextApp,
+  listWorkspaces,
+  prismaClientStale,
+  webBuildReason,
+} from "./launcher/workspace";
 
 /** A failure that ends the launch with exactly this one line (and exit code 1). */
 class LaunchError extends Error {}
@@ -66,7 +73,14 @@ async function main(): Promise<void> {
   const workspaces = listWorkspaces(repoRoot);
   const web = workspaces.find((w) => w.name === "@breakwater/web");
   const worker = workspaces.find((w) => w.name === "@breakwater/worker");
-  const sdk = workspaces.find((w) => w.scripts["start:sdk"]);
+  // The lean SDK API server: a workspace's `start:sdk` script, else @breakwater/wire's `start`.
+  const sdkEntry = workspaces.find((w) => w.scripts["start:sdk"]);
+  const wire = workspaces.find((w) => w.name === "@breakwater/wire" && w.scripts.start);
+  const sdk = sdkEntry
+    ? { ws: sdkEntry, script: "start:sdk" }
+    : wire
+      ? { ws: wire, script: "start" }
+      : undefined;
   const webReady = !!web?.scripts.build && !!web.scripts.start && hasNextApp(web.dir);
   const workerReady = !!worker?.scripts.start && existsSync(path.join(worker.dir, "src", "main.ts"));
 
@@ -100,6 +114,7 @@ async function main(): Promise<void> {
     PUBLIC_URL: publicUrl,
     AUTH_SECRET: authSecret,
     NEXT_TELEMETRY_DISABLED: "1",
+    TURBO_TELEMETRY_DISABLED: "1",
     CHECKPOINT_DISABLE: "1",
     BREAKWATER_LAUNCH_ID: launchId,
   };
@@ -116,20 +131,31 @@ async function main(): Promise<void> {
   note(`seeded plans and the demo project (${seeded.demo.projectId})`);
   if (shuttingDown) return;
 
+  if (!webReady) note("apps/web has no Next.js app in this checkout yet; the dashboard is skipped");
+  const builds: { name: string; reason: string }[] = [];
   if (webReady) {
     const reason = webBuildReason(repoRoot, web.dir);
-    if (reason) {
-      note(`building the dashboard (${reason}); the first build takes a few minutes`);
-      await step(
+    if (reason) builds.push({ name: web.name, reason: `dashboard: ${reason}` });
+  }
+  if (sdk?.ws.scripts.build) {
+    const reason = distBuildReason(repoRoot, sdk.ws.dir);
+    if (reason) builds.push({ name: sdk.ws.name, reason: `SDK API server: ${reason}` });
+  }
+  if (builds.length) {
+    note(`building (${builds.map((b) => b.reason).join("; ")}); a first build takes a few minutes`);
+    await step(
+      "build",
+      path.join(repoRoot, "node_modules", ".bin", "turbo"),
+      [
+        "run",
         "build",
-        path.join(repoRoot, "node_modules", ".bin", "turbo"),
-        ["run", "build", "--filter=@breakwater/web", "--output-logs=errors-only", "--ui=stream"],
-        childEnv,
-        true,
-      );
-    }
-  } else {
-    note("apps/web has no Next.js app in this checkout yet; the dashboard is skipped");
+        ...builds.map((b) => `--filter=${b.name}`),
+        "--output-logs=errors-only",
+        "--ui=stream",
+      ],
+      childEnv,
+      true,
+    );
   }
   if (shuttingDown) return;
 
@@ -144,10 +170,13 @@ async function main(): Promise<void> {
     const nextFlags = /^next start\b/.test(web.scripts.start!)
       ? ["--", "--port", String(port), "--hostname", config.HOST]
       : [];
-    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, onCrash("web"));
+    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, onCrash("web"), 10_000);
   }
-  if (workerReady) launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, onCrash("worker"));
-  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.name, "start:sdk"], childEnv, onCrash("sdk"));
+  // The worker finishes in-flight deliveries within its own 10 s grace period; give it that plus margin.
+  if (workerReady) {
+    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, onCrash("worker"), 20_000);
+  }
+  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, onCrash("sdk"), 10_000);
   recordRun();
 
   const local = (p: number) => `http://127.0.0.1:${p}`;
@@ -285,6 +314,7 @@ function launch(
   npmArgs: string[],
   childEnv: NodeJS.ProcessEnv,
   onExit: (c: number | null, s: NodeJS.Signals | null) => void,
+  stopTimeoutMs: number,
 ) {
   const svc = new Service({
     name,
@@ -292,7 +322,7 @@ function launch(
     args: npmArgs,
     cwd: repoRoot,
     env: childEnv,
-    stopTimeoutMs: 10_000,
+    stopTimeoutMs,
   });
   svc.start(onExit);
   services.push(svc);

