@@ -1,8 +1,10 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
+import { fleetRouter } from "./routers/fleet";
 import { meRouter } from "./routers/me";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
+import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard API: one router per entity, assembled here only. */
 export const appRouter = router({
@@ -10,6 +12,8 @@ export const appRouter = router({
   organization: organizationRouter,
   project: projectRouter,
   apiKey: apiKeyRouter,
+  fleet: fleetRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;
