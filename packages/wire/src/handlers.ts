@@ -483,30 +483,33 @@ export function createWireHandlers(s: WireServices) {
 export type WireHandlers = ReturnType<typeof createWireHandlers>;
 
 /** True for failures of Postgres/Redis reachability (answer 503 fast rather than 500). */
-export function isInfrastructureFault(err: unknown): boolean {
-  if (typeof err !== "object" || err === null) return false;
-  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+export function isInfrastructureFault(err: unknown, depth = 0): boolean {
+  if (typeof err !== "object" || err === null || depth > 4) return false;
+  const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
   const code = typeof e.code === "string" ? e.code : "";
-  if (
-    [
-      "ECONNREFUSED",
-      "ECONNRESET",
-      "ETIMEDOUT",
-      "EPIPE",
-      "ENOTFOUND",
-      "EAI_AGAIN",
-      "57P01",
-      "57P03",
-      "53300",
-    ].includes(code)
-  ) {
-    return true;
-  }
-  if (code.startsWith("08")) return true; // Postgres connection exceptions
+  if (INFRA_CODES.has(code) || code.startsWith("08")) return true; // 08xxx: Postgres connection exceptions
   const name = typeof e.name === "string" ? e.name : "";
   if (name === "MaxRetriesPerRequestError" || name === "PrismaClientInitializationError") return true;
   const message = typeof e.message === "string" ? e.message : "";
-  return /Connection is closed|connect ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable/i.test(
-    message,
-  );
+  if (INFRA_MESSAGE.test(message)) return true;
+  return isInfrastructureFault(e.cause, depth + 1);
 }
+
+const INFRA_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin shutdown
+  "57P03", // cannot connect now
+  "53300", // too many connections
+  "P1001", // Prisma: can't reach database server
+  "P1002", // Prisma: database server timed out
+  "P1008", // Prisma: operation timed out
+  "P1017", // Prisma: server closed the connection
+  "P2024", // Prisma: connection pool timeout
+]);
+const INFRA_MESSAGE =
+  /Connection is closed|connect ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|Can't reach database server/i;

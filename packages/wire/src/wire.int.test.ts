@@ -306,13 +306,30 @@ describe("budget check answers", () => {
 
   it("run spend cap: agent_run deny scoped to that run", async () => {
     const t = await createTenant(h, { mode: "hard_deny" });
-    await h.db.project.update({ where: { id: t.projectId }, data: { runSpendCapUsd: "0.000001" } });
+    await h.db.project.update({ where: { id: t.projectId }, data: { runSpendCapUsd: "0.05" } });
+    // A first check builds the counters; an ingested $1 call then burns the run's cap.
+    expect(
+      ((await post(h, CHECK, checkBody({ agent_run_id: "runaway" }), t.key)).json() as { allowed: boolean })
+        .allowed,
+    ).toBe(true);
+    const burn = event({
+      agent_run_id: "runaway",
+      input_tokens: 200_000,
+      output_tokens: 0,
+      token_details: { input_tokens: 200_000 },
+    });
+    expect((await post(h, INGEST, [burn], t.key)).status).toBe(202);
     const denied = (await post(h, CHECK, checkBody({ agent_run_id: "runaway" }), t.key)).json() as Record<
       string,
       unknown
     >;
     expect(denied).toMatchObject({ allowed: false, mode: "hard_deny", denied_by_period: "agent_run" });
     expect(keys(denied)).not.toContain("run_control");
+    const otherRun = (await post(h, CHECK, checkBody({ agent_run_id: "fresh-run" }), t.key)).json() as Record<
+      string,
+      unknown
+    >;
+    expect(otherRun.allowed).toBe(true);
   });
 
   it("an unknown model is allowed without a reservation (never a 4xx)", async () => {
@@ -693,7 +710,23 @@ describe("admission limit", () => {
   });
 });
 
-describe("Redis down", () => {
+describe("backends down", () => {
+  it("Postgres unreachable on a cold cache: 503s (never 500s) and readiness says which backend", async () => {
+    const down = await startHarness({ DATABASE_URL: "postgresql://postgres@127.0.0.1:3498/breakwater_test" });
+    try {
+      const check = await post(down, CHECK, checkBody(), `sk_proj_${"b".repeat(64)}`);
+      expect(check.status).toBe(503);
+      expect(check.text).toBe('{"detail":"Budget backend temporarily unavailable; retry"}');
+      const ingest = await post(down, INGEST, [event()], `sk_proj_${"b".repeat(64)}`);
+      expect(ingest.status).toBe(503);
+      const ready = await get(down, "/health/ready");
+      expect(ready.status).toBe(503);
+      expect(ready.json()).toEqual({ status: "unavailable", postgres: "unavailable", redis: "ok" });
+    } finally {
+      await down.close().catch(() => undefined);
+    }
+  });
+
   it("the check answers 503 fast with the documented body", async () => {
     const t = await createTenant(h);
     const down = await startHarness({ REDIS_URL: "redis://127.0.0.1:3499/1" });

@@ -135,6 +135,12 @@ export function nanosToDecimal(n: bigint): string {
 
 const INT32_MAX = 2_147_483_647;
 
+/** The first `n` characters (code points, so a surrogate pair is never cut in half). */
+function firstChars(s: string, n: number): string {
+  if (s.length <= n) return s;
+  return Array.from(s).slice(0, n).join("");
+}
+
 /**
  * Ingests one SDK batch (spec §3): every event lands in exactly one of `ingested`, `rejected`
  * (closed codes) or `duplicates` (by (project, call_id, attempt_index), then by the legacy
@@ -149,7 +155,7 @@ export async function ingestMetadataEvents(
   const { events, projectId } = input;
   const result: IngestResult = { ingested: 0, rejected: [], duplicates: [] };
   const reject = (index: number, code: RejectionCode, message: string) =>
-    result.rejected.push({ index, code, model: events[index]!.model.slice(0, 50), message });
+    result.rejected.push({ index, code, model: firstChars(events[index]!.model, 50), message });
 
   // 1. Per-event policy (no I/O).
   const candidates: number[] = [];
