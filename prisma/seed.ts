@@ -11,11 +11,16 @@ const deps = createToolDeps(config, "seed");
 try {
   const result = await seed(systemCtx(deps, "seed"), { dataDir });
   console.log(`seed: plans ${result.plans.join(", ")}`);
+  const pc = result.priceCatalogue;
   console.log(
-    `seed: price catalogue ${result.priceCatalogue === null ? "not available in this build" : "seeded"}`,
+    `seed: price cards ${pc.created} created, ${pc.refreshed} refreshed, ${pc.unchanged} unchanged`,
   );
-  console.log(`seed: demo project ${result.demo.projectId}, key ${result.demo.minted ? "minted" : "reused"}`);
-  console.log(`seed: demo key in ${result.demo.keyFile}`);
+  if (result.demo) {
+    console.log(
+      `seed: demo project ${result.demo.projectId}, key ${result.demo.minted ? "minted" : "reused"}`,
+    );
+    console.log(`seed: demo key in ${result.demo.keyFile}`);
+  }
 } finally {
   await deps.db.$disconnect();
 }

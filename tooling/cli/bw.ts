@@ -69,7 +69,11 @@ const COMMANDS: CommandSpec[] = [
   },
   { name: "plan list", summary: "List plans with price and entitlements", flags: {} },
   { name: "migrate", summary: "Apply pending database migrations (prisma migrate deploy)", flags: {} },
-  { name: "seed", summary: "Seed plans, price catalogue and the demo project (idempotent)", flags: {} },
+  {
+    name: "seed",
+    summary: "Seed plans, the price catalogue and the demo project with its key (idempotent)",
+    flags: { "plans-only": { type: "boolean", help: "plans and price catalogue only, no demo project" } },
+  },
   {
     name: "svix token",
     summary: "Mint the API token a self-hosted svix-server accepts (SVIX_API_KEY) from its SVIX_JWT_SECRET",
@@ -138,21 +142,33 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (cmd.name) {
       case "seed": {
-        const r = await seed(ctx, { dataDir });
+        const r = await seed(ctx, { dataDir, demo: v["plans-only"] !== true });
+        const pc = r.priceCatalogue;
         out.print(
           [
             `Plans: ${r.plans.join(", ")}`,
-            `Price catalogue: ${r.priceCatalogue === null ? "not available in this build" : "seeded"}`,
-            `Demo project: ${r.demo.projectId} (key ${r.demo.minted ? "minted" : "reused"})`,
-            `Demo key: ${r.demo.apiKey}  (stored in ${r.demo.keyFile})`,
+            `Price catalogue: ${pc.created} created, ${pc.refreshed} refreshed, ${pc.unchanged} unchanged, ${pc.keptOperatorEdits} kept (edited by an operator)`,
+            ...(r.demo
+              ? [
+                  `Demo project: ${r.demo.projectId} (key ${r.demo.minted ? "minted" : "reused"})`,
+                  `Demo key: ${r.demo.apiKey}  (stored in ${r.demo.keyFile})`,
+                ]
+              : []),
           ].join("\n"),
           {
             plans: r.plans,
-            price_catalogue: r.priceCatalogue !== null,
-            demo_organization_id: r.demo.organizationId,
-            demo_project_id: r.demo.projectId,
-            demo_api_key: r.demo.apiKey,
-            demo_key_minted: r.demo.minted,
+            price_catalogue: {
+              created: pc.created,
+              refreshed: pc.refreshed,
+              unchanged: pc.unchanged,
+              kept_operator_edits: pc.keptOperatorEdits,
+            },
+            demo: r.demo && {
+              organization_id: r.demo.organizationId,
+              project_id: r.demo.projectId,
+              api_key: r.demo.apiKey,
+              key_minted: r.demo.minted,
+            },
           },
         );
         return 0;

@@ -128,7 +128,10 @@ async function main(): Promise<void> {
   if (shuttingDown) return;
 
   const seeded = await runSeed({ ...config, DATABASE_URL: databaseUrl });
-  note(`seeded plans and the demo project (${seeded.demo.projectId})`);
+  const demo = seeded.demo!; // the launcher always seeds the demo project
+  note(
+    `seeded plans, ${priceCardCount(seeded.priceCatalogue)} price cards and the demo project (${demo.projectId})`,
+  );
   if (shuttingDown) return;
 
   if (!webReady) note("apps/web has no Next.js app in this checkout yet; the dashboard is skipped");
@@ -202,7 +205,7 @@ async function main(): Promise<void> {
   say("");
   if (webReady) say(`  Dashboard      ${publicUrl}`);
   say(`  SDK base URL   SOLWYN_API_URL=${sdkBase}`);
-  say(`  Demo key       SOLWYN_API_KEY=${seeded.demo.apiKey}`);
+  say(`  Demo key       SOLWYN_API_KEY=${demo.apiKey}`);
   if (webReady) say(`  Health         ${healthUrl}${healthy ? "" : "  (not answering yet)"}`);
   if (workerReady && workerPort !== 0) say(`  Worker health  ${local(workerPort)}/healthz`);
   say(
@@ -277,6 +280,15 @@ async function providePostgres(config: Config): Promise<string> {
   const r = await ensurePostgresDatabase(postgres.url, 10_000);
   if (!r.ok) throw new LaunchError(`embedded Postgres started but is not usable: ${r.reason}`);
   return postgres.url;
+}
+
+function priceCardCount(r: {
+  created: number;
+  refreshed: number;
+  unchanged: number;
+  keptOperatorEdits: number;
+}) {
+  return r.created + r.refreshed + r.unchanged + r.keptOperatorEdits;
 }
 
 async function runSeed(config: Config) {

@@ -1,6 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import * as core from "@breakwater/core";
 import {
   API_KEY_RE,
   type Ctx,
@@ -9,7 +8,9 @@ import {
   createProject,
   hashApiKey,
   listProjects,
+  type SeedPriceCatalogueResult,
   seedDefaultPlans,
+  seedPriceCatalogue,
 } from "@breakwater/core";
 
 export const DEMO_ORG_SLUG = "demo";
@@ -17,8 +18,9 @@ export const DEMO_PROJECT_NAME = "demo";
 
 export interface SeedResult {
   plans: string[];
-  /** What the price-catalogue seeder reported, or null when the catalogue is not part of this build. */
-  priceCatalogue: unknown;
+  /** Price cards created / refreshed / left alone (operator edits are never overwritten). */
+  priceCatalogue: SeedPriceCatalogueResult;
+  /** Null when seeded with `demo: false`. */
   demo: {
     organizationId: string;
     projectId: string;
@@ -26,27 +28,22 @@ export interface SeedResult {
     keyFile: string;
     /** True when this run minted the key (first seed, or the stored key was no longer valid). */
     minted: boolean;
-  };
+  } | null;
 }
 
 /**
  * Brings a migrated database to a usable state: the default plans and features, the price
- * catalogue (when core provides it), and a demo organization "Demo" (plan team) with project "demo"
+ * catalogue, and (unless `demo: false`) a demo organization "Demo" (plan team) with project "demo"
  * ($100 monthly, alert_only) and a working key. Idempotent: re-running changes nothing that exists.
  * Keys are stored hashed, so the demo key's plaintext lives in `<dataDir>/demo-key` and is reused
  * while the database still accepts it; otherwise a new demo key is minted and the file rewritten.
  */
-export async function seed(ctx: Ctx, opts: { dataDir: string }): Promise<SeedResult> {
+export async function seed(ctx: Ctx, opts: { dataDir: string; demo?: boolean }): Promise<SeedResult> {
   await seedDefaultPlans(ctx.db);
   const plans = (await ctx.db.plan.findMany({ select: { slug: true } })).map((p) => p.slug);
 
-  // The price catalogue lives in core/pricing; look it up by name so this seed also runs on a
-  // build that does not ship it yet.
-  const seedPriceCatalogue = (core as unknown as Record<string, unknown>).seedPriceCatalogue;
-  const priceCatalogue =
-    typeof seedPriceCatalogue === "function"
-      ? ((await (seedPriceCatalogue as (db: Ctx["db"]) => Promise<unknown>)(ctx.db)) ?? "seeded")
-      : null;
+  const priceCatalogue = await seedPriceCatalogue(ctx.db);
+  if (opts.demo === false) return { plans, priceCatalogue, demo: null };
 
   const org =
     (await ctx.db.organization.findUnique({ where: { slug: DEMO_ORG_SLUG } })) ??
