@@ -4,6 +4,6 @@ import { defineConfig, env } from "prisma/config";
 // DATABASE_URL from packages/config and points Prisma at the offline schema engine.
 export default defineConfig({
   schema: "prisma/schema.prisma",
-  migrations: { path: "prisma/migrations" },
+  migrations: { path: "prisma/migrations", seed: "tsx prisma/seed.ts" },
   datasource: { url: env("DATABASE_URL") },
 });
