@@ -1,2 +1,3 @@
+export * from "./fake-svix";
 export * from "./private-redis";
 export * from "./webhook-receiver";
