@@ -1,0 +1,119 @@
+/**
+ * CPU accounting for the benchmark: what a process (from /proc) and the Redis server (from its
+ * INFO) spent, so every figure comes with its cost per request — the number that decides how far
+ * a 2-core machine can go, and where a gap to the bare server lives.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import net from "node:net";
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** User + system CPU milliseconds the process has used so far (null when /proc cannot tell). */
+export function processCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of those.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU milliseconds of every Postgres process on this host, by pid. Backends that start during a
+ * measurement count from zero; ones that end are lost: an approximation, and the server is shared.
+ */
+export function postgresCpuByPid(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+    } catch {
+      continue;
+    }
+    const ms = processCpuMs(Number(entry));
+    if (ms !== null) out.set(Number(entry), ms);
+  }
+  return out;
+}
+
+/** Busy CPU milliseconds of the whole machine so far (all cores; idle and iowait excluded). */
+export function machineBusyMs(): number | null {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!;
+    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/** used_cpu_user + used_cpu_sys of the whole Redis server, in milliseconds (null on failure). */
+export function redisCpuMs(url: string, timeoutMs = 1_000): Promise<number | null> {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  const username = decodeURIComponent(u.username);
+  const commands = [
+    ...(password ? [username ? ["AUTH", username, password] : ["AUTH", password]] : []),
+    ["INFO", "cpu"],
+  ];
+  const payload = commands
+    .map((c) => `*${c.length}\r\n${c.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`)
+    .join("");
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    let buf = "";
+    const finish = (v: number | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    socket.on("connect", () => socket.write(payload));
+    socket.on("error", () => finish(null));
+    socket.on("data", (chunk) => {
+      buf += chunk.toString("utf8");
+      const user = buf.match(/used_cpu_user:([\d.]+)/);
+      const sys = buf.match(/used_cpu_sys:([\d.]+)/);
+      if (user && sys) finish((Number(user[1]) + Number(sys[1])) * 1000);
+    });
+  });
+}
+
+/** Runs `work` and reports the CPU milliseconds each named process and Redis spent meanwhile. */
+export async function measureCpu<T>(
+  pids: Record<string, number | undefined>,
+  redisUrl: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpuMs: Record<string, number | null>; elapsedMs: number }> {
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMs(pid)]));
+  const redisBefore = await redisCpuMs(redisUrl);
+  const pgBefore = postgresCpuByPid();
+  const machineBefore = machineBusyMs();
+  const t0 = performance.now();
+  const result = await work();
+  const elapsedMs = performance.now() - t0;
+  const machineAfter = machineBusyMs();
+  const pgAfter = postgresCpuByPid();
+  const redisAfter = await redisCpuMs(redisUrl);
+  const cpuMs: Record<string, number | null> = {};
+  for (const [k, pid] of Object.entries(pids)) {
+    const a = before[k];
+    const b = processCpuMs(pid);
+    cpuMs[k] = a == null || b == null ? null : b - a;
+  }
+  cpuMs.redis = redisBefore == null || redisAfter == null ? null : redisAfter - redisBefore;
+  let pgMs = 0;
+  for (const [pid, ms] of pgAfter) pgMs += ms - (pgBefore.get(pid) ?? 0);
+  cpuMs.postgres = pgMs;
+  // Whatever else ran meanwhile (other tenants of a shared machine): the disturbance indicator.
+  const known = Object.values(cpuMs).reduce<number>((sum, v) => sum + (v ?? 0), 0);
+  cpuMs.other =
+    machineBefore === null || machineAfter === null
+      ? null
+      : Math.max(0, machineAfter - machineBefore - known);
+  return { result, cpuMs, elapsedMs };
+}

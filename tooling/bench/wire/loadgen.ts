@@ -1,0 +1,383 @@
+/**
+ * The load generator: its own process (forked by run.ts over IPC), so the servers under test
+ * never share an event loop with the client. The same code drives Breakwater and the bare
+ * reference. Jobs arrive as IPC messages and each answers with one result message.
+ */
+import { Agent, request } from "node:http";
+import { createRequire } from "node:module";
+import pg from "pg";
+import { EventStream, type WireEvent } from "./workload";
+
+// autocannon ships no types: the slice used here, typed locally.
+interface AutocannonResult {
+  "2xx": number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+  latency: { p99: number };
+}
+const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { method: string; path: string; headers: Record<string, string>; body: string }[];
+}) => Promise<AutocannonResult>;
+
+export type Job =
+  | {
+      op: "open";
+      port: number;
+      path: string;
+      headers: Record<string, string>;
+      bodies: string[];
+      rate: number;
+      seconds: number;
+    }
+  | {
+      op: "closed";
+      port: number;
+      path: string;
+      headers: Record<string, string>;
+      bodies: string[];
+      connections: number;
+      seconds: number;
+    }
+  | { op: "ingest-http"; port: number; apiKey: string; size: number; concurrency: number; seconds: number }
+  | {
+      op: "ingest-sql";
+      databaseUrl: string;
+      projectId: string;
+      size: number;
+      concurrency: number;
+      seconds: number;
+    }
+  | { op: "exit" };
+
+export interface OpenResult {
+  /** Milliseconds from each request's scheduled send time to its complete response. */
+  latencies: number[];
+  sent: number;
+  ok: number;
+  statuses: Record<string, number>;
+  /** How late the generator itself issued requests (p99, ms): large values mean a saturated client. */
+  sendLagP99: number;
+  elapsedSeconds: number;
+}
+
+export interface ClosedResult {
+  requests2xx: number;
+  non2xx: number;
+  errors: number;
+  elapsedSeconds: number;
+  p99: number;
+}
+
+export interface IngestRunResult {
+  events: number;
+  /** Events the server answered as rejected or duplicate (a realistic workload has none). */
+  refused: number;
+  batches: number;
+  failures: number;
+  elapsedSeconds: number;
+  batchP50: number;
+  batchP99: number;
+}
+
+// Enough sockets that a server stall never throttles the offered load: requests that find every
+// socket busy open another, exactly as independent SDK processes would.
+const agents = new Map<number, Agent>();
+function agentFor(port: number): Agent {
+  let a = agents.get(port);
+  if (!a) {
+    a = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 512, scheduling: "lifo" });
+    agents.set(port, a);
+  }
+  return a;
+}
+
+function post(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        agent: agentFor(port),
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        timeout: 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on("error", () => resolve({ status: -1, text: "" }));
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", () => resolve({ status: -1, text: "" }));
+    req.end(body);
+  });
+}
+
+const quantile = (sorted: ArrayLike<number>, q: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/**
+ * Open loop: request i is due at start + i/rate whatever happened before, and its latency counts
+ * from that due time, so a stalled server shows up as queueing delay instead of a slower client.
+ */
+async function openLoop(job: Extract<Job, { op: "open" }>): Promise<OpenResult> {
+  const total = Math.round(job.rate * job.seconds);
+  const interval = 1000 / job.rate;
+  const latencies = new Array<number>(total);
+  const lag = new Float64Array(total);
+  const statuses: Record<string, number> = {};
+  let done = 0;
+  let ok = 0;
+  const start = performance.now() + 5;
+  let next = 0;
+  return new Promise((resolve) => {
+    const finish = (i: number, due: number, status: number) => {
+      latencies[i] = performance.now() - due;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status === 200) ok++;
+      if (++done === total) {
+        resolve({
+          latencies,
+          sent: total,
+          ok,
+          statuses,
+          sendLagP99: quantile(lag.sort(), 0.99),
+          elapsedSeconds: (performance.now() - start) / 1000,
+        });
+      }
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && start + next * interval <= now) {
+        const i = next++;
+        const due = start + i * interval;
+        lag[i] = now - due;
+        post(job.port, job.path, job.headers, job.bodies[i % job.bodies.length]!).then((r) =>
+          finish(i, due, r.status),
+        );
+      }
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
+    };
+    setTimeout(tick, 5);
+  });
+}
+
+/** Closed loop at fixed concurrency (autocannon): the server's peak request rate. */
+async function closedLoop(job: Extract<Job, { op: "closed" }>): Promise<ClosedResult> {
+  const started = performance.now();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${job.port}`,
+    connections: job.connections,
+    duration: job.seconds,
+    requests: job.bodies.map((body) => ({ method: "POST", path: job.path, headers: job.headers, body })),
+  });
+  return {
+    requests2xx: result["2xx"],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    elapsedSeconds: Math.max(result.duration, (performance.now() - started) / 1000 - 0.05),
+    p99: result.latency.p99,
+  };
+}
+
+/** `concurrency` SDK instances each sending their next batch as soon as the last one is durable. */
+async function drive(
+  concurrency: number,
+  seconds: number,
+  size: number,
+  send: (batch: WireEvent[]) => Promise<number | null>,
+): Promise<IngestRunResult> {
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  const batchMs: number[] = [];
+  let events = 0;
+  let refused = 0;
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      const stream = new EventStream();
+      while (performance.now() < deadline) {
+        const batch = stream.batch(size);
+        const t0 = performance.now();
+        const stored = await send(batch);
+        batchMs.push(performance.now() - t0);
+        if (stored === null) failures++;
+        else {
+          events += stored;
+          refused += batch.length - stored;
+        }
+      }
+    }),
+  );
+  batchMs.sort((a, b) => a - b);
+  return {
+    events,
+    refused,
+    batches: batchMs.length,
+    failures,
+    elapsedSeconds: (performance.now() - started) / 1000,
+    batchP50: quantile(batchMs, 0.5),
+    batchP99: quantile(batchMs, 0.99),
+  };
+}
+
+function ingestHttp(job: Extract<Job, { op: "ingest-http" }>): Promise<IngestRunResult> {
+  const headers = { authorization: `Bearer ${job.apiKey}`, "content-type": "application/json" };
+  return drive(job.concurrency, job.seconds, job.size, async (batch) => {
+    const r = await post(job.port, "/api/v1/metadata/ingest", headers, JSON.stringify(batch));
+    if (r.status !== 202) return null;
+    // Only what the server reports as ingested counts: duplicates or rejections would not be durable events.
+    return (JSON.parse(r.text) as { ingested: number }).ingested;
+  });
+}
+
+// The columns Breakwater's ingest writes, in one plain multi-row INSERT per batch.
+const COLUMNS = [
+  "project_id",
+  "call_id",
+  "attempt_index",
+  "timestamp",
+  "sdk_instance_id",
+  "model",
+  "provider",
+  "modality",
+  "status",
+  "input_tokens",
+  "output_tokens",
+  "token_details",
+  "media_usage",
+  "latency_ms",
+  "is_model_fallback",
+  "is_provider_fallback",
+  "requested_provider",
+  "requested_model",
+  "failover_reason",
+  "failover_error_class",
+  "possibly_succeeded",
+  "service_tier",
+  "agent_run_id",
+  "parent_agent_run_id",
+  "agent_run_name",
+  "provider_region",
+  "tags",
+  "lease_id",
+  "deny_source",
+  "deny_reason",
+  "denied_by_period",
+  "estimated_output_bound",
+  "velocity_flags",
+  "receipt_aggregate_count",
+  "receipt_pricing_input_tokens",
+  "cost_usd",
+  "avoided_cost_usd",
+  "priced",
+] as const;
+
+function rowValues(projectId: string, e: WireEvent): unknown[] {
+  const v = (k: string) => (e[k] === undefined ? null : e[k]);
+  const json = (k: string) => (e[k] == null ? null : JSON.stringify(e[k]));
+  const denied = e.status === "budget_denied";
+  return [
+    projectId,
+    e.call_id,
+    v("attempt_index"),
+    e.timestamp,
+    e.sdk_instance_id,
+    v("model"),
+    v("provider"),
+    v("modality"),
+    v("status"),
+    v("input_tokens"),
+    v("output_tokens"),
+    json("token_details"),
+    json("media_usage"),
+    Math.round(e.latency_ms as number),
+    v("is_model_fallback"),
+    v("is_provider_fallback"),
+    v("requested_provider"),
+    v("requested_model"),
+    v("failover_reason"),
+    v("failover_error_class"),
+    v("possibly_succeeded"),
+    v("service_tier"),
+    e.agent_run_id ?? `_auto-${e.sdk_instance_id}-${e.timestamp.slice(0, 10)}`,
+    v("parent_agent_run_id"),
+    v("agent_run_name"),
+    v("provider_region"),
+    json("tags"),
+    v("lease_id"),
+    v("deny_source"),
+    v("deny_reason"),
+    v("denied_by_period"),
+    v("estimated_output_bound"),
+    Array.isArray(e.velocity_flags) ? `{${(e.velocity_flags as string[]).join(",")}}` : null,
+    v("receipt_aggregate_count"),
+    v("receipt_pricing_input_tokens"),
+    denied ? null : "0.0123450000",
+    denied ? "0.0375000000" : null,
+    true,
+  ];
+}
+
+async function ingestSql(job: Extract<Job, { op: "ingest-sql" }>): Promise<IngestRunResult> {
+  const pool = new pg.Pool({ connectionString: job.databaseUrl, max: job.concurrency });
+  try {
+    return await drive(job.concurrency, job.seconds, job.size, async (batch) => {
+      // Only the columns this batch fills (as Breakwater's insert does); the rest take defaults/NULL.
+      const rows = batch.map((e) => rowValues(job.projectId, e));
+      const used = COLUMNS.map((_, i) => i).filter((i) => rows.some((r) => r[i] !== null));
+      const params: unknown[] = [];
+      const tuples = rows.map((r) => {
+        const base = params.length;
+        // velocity_flags is NOT NULL (default '{}'): an event without flags gets the empty array.
+        for (const i of used) params.push(r[i] ?? (COLUMNS[i] === "velocity_flags" ? "{}" : null));
+        return `(${used.map((_, k) => `$${base + k + 1}`).join(",")})`;
+      });
+      const res = await pool.query(
+        `INSERT INTO metadata_events (${used.map((i) => COLUMNS[i]).join(",")}) VALUES ${tuples.join(",")}`,
+        params,
+      );
+      return res.rowCount ?? 0;
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
+async function run(job: Job): Promise<unknown> {
+  switch (job.op) {
+    case "open":
+      return openLoop(job);
+    case "closed":
+      return closedLoop(job);
+    case "ingest-http":
+      return ingestHttp(job);
+    case "ingest-sql":
+      return ingestSql(job);
+    case "exit":
+      for (const a of agents.values()) a.destroy();
+      process.exit(0);
+  }
+}
+
+process.on("message", (job: Job) => {
+  run(job).then(
+    (result) => process.send?.({ ok: true, result }),
+    (err: unknown) => process.send?.({ ok: false, error: String((err as Error)?.stack ?? err) }),
+  );
+});
+// The parent going away ends the generator too: it must never outlive the run.
+process.on("disconnect", () => process.exit(0));
