@@ -45,9 +45,10 @@ describe("Svix backend", () => {
       "circuit_breaker_opened",
       "circuit_breaker_closed",
     ]);
-    expect((creates[0]?.body as { schemas: Record<string, { title: string }> }).schemas["1"]?.title).toBe(
-      "circuit_breaker_opened",
-    );
+    expect(
+      (creates[0]?.body as { schemas?: Record<string, { title: string }> } | undefined)?.schemas?.["1"]
+        ?.title,
+    ).toBe("circuit_breaker_opened");
     const updates = svix.calls.filter((c) => c.method === "PUT");
     expect(updates.map((c) => c.path)).toEqual([
       "/api/v1/event-type/circuit_breaker_opened",
