@@ -26,6 +26,7 @@ import {
 import { BodyTooLarge, parseJsonBody, pathOf, readBody, type WireRequest } from "./http";
 import { openApiDocument } from "./openapi";
 import { fastCheckRequest } from "./schemas/fast-check-request";
+import { fastMetadataEvent } from "./schemas/fast-metadata-event";
 import {
   type BreakerReportInput,
   breakerReport,
@@ -310,6 +311,11 @@ export function createWireHandlers(s: WireServices) {
     const events: IngestEvent[] = [];
     const items = [];
     for (let i = 0; i < body.length; i++) {
+      const fast = fastMetadataEvent(body[i]);
+      if (fast) {
+        events.push(fast as IngestEvent);
+        continue;
+      }
       const parsed = metadataEvent.safeParse(body[i]);
       if (parsed.success) events.push(parsed.data as IngestEvent);
       else if (items.length < 200) items.push(...zodIssuesToItems(parsed.error.issues, body[i], [i]));
