@@ -24,8 +24,10 @@ export function mountWire(name: Exclude<FetchName, "breakerReports">): (req: Req
     try {
       const runtime = await sharedWireRuntime();
       return await runtime.handlers.fetch[name](req);
-    } catch {
-      // Boot failed (database unreachable at first request): a fast retryable answer.
+    } catch (err) {
+      // Boot failed (bad configuration, database unreachable at first request): say why once per
+      // failure on stderr — there is no logger without a config — and answer retryably.
+      process.stderr.write(`SDK API unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
       return new Response('{"detail":"Service temporarily unavailable; retry"}', {
         status: 503,
         headers: { "content-type": "application/json" },
