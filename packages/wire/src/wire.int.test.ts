@@ -232,7 +232,17 @@ describe("budget check answers", () => {
     const t = await createTenant(h, { mode: "alert_only", limits: { daily: 0.000001 } });
     const body = (await post(h, CHECK, checkBody(), t.key)).json() as Record<string, unknown>;
     expect(body).toMatchObject({ allowed: false, mode: "alert_only", denied_by_period: "daily" });
-    expect(keys(body)).not.toContain("reservation_id");
+    expect(keys(body)).toEqual([
+      "allowed",
+      "remaining_budget",
+      "mode",
+      "budget_limit",
+      "current_usage",
+      "denied_by_period",
+      "project_id",
+      "price_hints",
+      "failover_directive",
+    ]);
   });
 
   it("stopped run: run_stopped, hard_deny on an alert_only project, remaining 0, run_control only with the opt-in", async () => {
@@ -296,7 +306,17 @@ describe("budget check answers", () => {
       unknown
     >;
     expect(denied).toMatchObject({ allowed: false, denied_by_period: "tag" });
-    expect(keys(denied)).not.toContain("reservation_id");
+    expect(keys(denied)).toEqual([
+      "allowed",
+      "remaining_budget",
+      "mode",
+      "budget_limit",
+      "current_usage",
+      "denied_by_period",
+      "project_id",
+      "price_hints",
+      "failover_directive",
+    ]);
     const other = (await post(h, CHECK, checkBody({ tags: { customer: "globex" } }), t.key)).json() as Record<
       string,
       unknown
@@ -324,7 +344,17 @@ describe("budget check answers", () => {
       unknown
     >;
     expect(denied).toMatchObject({ allowed: false, mode: "hard_deny", denied_by_period: "agent_run" });
-    expect(keys(denied)).not.toContain("run_control");
+    expect(keys(denied)).toEqual([
+      "allowed",
+      "remaining_budget",
+      "mode",
+      "budget_limit",
+      "current_usage",
+      "denied_by_period",
+      "project_id",
+      "price_hints",
+      "failover_directive",
+    ]);
     const otherRun = (await post(h, CHECK, checkBody({ agent_run_id: "fresh-run" }), t.key)).json() as Record<
       string,
       unknown
@@ -390,6 +420,24 @@ describe("budget check answers", () => {
       },
     });
     await invalidateEntitlements({ config: h.config }, { projectId: t.projectId });
+    expect(await within(1000, allowed)).toBeLessThan(1000);
+  });
+
+  it("the failover directive flips within a second of a plan change", async () => {
+    const t = await createTenant(h, { plan: "free" });
+    const allowed = async () =>
+      (
+        (await post(h, CHECK, checkBody(), t.key)).json() as {
+          failover_directive: { failover_tuning_allowed: boolean };
+        }
+      ).failover_directive.failover_tuning_allowed;
+    expect(await allowed()).toBe(false);
+    const team = await h.db.plan.findUniqueOrThrow({ where: { slug: "team" } });
+    await h.db.subscription.update({
+      where: { organizationId: t.organizationId },
+      data: { planId: team.id },
+    });
+    await invalidateEntitlements({ config: h.config }, { organizationId: t.organizationId });
     expect(await within(1000, allowed)).toBeLessThan(1000);
   });
 
