@@ -488,7 +488,7 @@ export function createWireHandlers(s: WireServices) {
 
 export type WireHandlers = ReturnType<typeof createWireHandlers>;
 
-/** True for failures of Postgres/Redis reachability (answer 503 fast rather than 500). */
+/** True for unreachable Postgres/Redis and transient conflicts: answer a retryable 503, not a 500. */
 export function isInfrastructureFault(err: unknown, depth = 0): boolean {
   if (typeof err !== "object" || err === null || depth > 4) return false;
   const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
@@ -516,6 +516,10 @@ const INFRA_CODES = new Set([
   "P1008", // Prisma: operation timed out
   "P1017", // Prisma: server closed the connection
   "P2024", // Prisma: connection pool timeout
+  // Transient conflicts: the request is sound and a retry (which the SDK does on 5xx) succeeds.
+  "40P01", // deadlock detected
+  "40001", // serialization failure
+  "P2034", // Prisma: write conflict or deadlock
 ]);
 const INFRA_MESSAGE =
   /Connection is closed|connect ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|Can't reach database server/i;

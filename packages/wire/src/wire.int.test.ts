@@ -580,6 +580,24 @@ describe("ingest", () => {
     ).toBe(1);
   });
 
+  it("the same events sent concurrently in different orders are stored exactly once", async () => {
+    const t = await createTenant(h);
+    const events = Array.from({ length: 100 }, (_, i) => event({ agent_run_id: `run-${i % 3}` }));
+    const shuffled = () => [...events].sort(() => Math.random() - 0.5);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => post(h, INGEST, shuffled(), t.key)));
+    let ingested = 0;
+    for (const a of answers) {
+      expect(a.status).toBe(202);
+      const body = a.json() as { ingested: number; rejected: unknown[]; duplicates: unknown[] };
+      expect(body.ingested + body.rejected.length + body.duplicates.length).toBe(100);
+      ingested += body.ingested;
+    }
+    expect(ingested).toBe(100);
+    expect(await h.db.metadataEvent.count({ where: { projectId: t.projectId } })).toBe(100);
+    const runs = await h.db.agentRun.findMany({ where: { projectId: t.projectId } });
+    expect(runs.reduce((n, r) => n + r.callCount, 0)).toBe(100);
+  });
+
   it("receipt events of the SDK contract are ingested", async () => {
     const t = await createTenant(h);
     for (const extra of [

@@ -470,11 +470,18 @@ async function insertEvents(
     sql = insertSql(columns);
     sqlCache.set(signature, sql);
   }
-  const res = await pg.query<{ call_id: string; attempt_index: number }>(sql, [
-    projectId,
-    ...cols.filter((_, j) => used[j]),
-  ]);
-  return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
+  const params = [projectId, ...cols.filter((_, j) => used[j])];
+  // Two batches carrying the same events in different orders can deadlock on the unique indexes;
+  // Postgres aborts one of them, and running it again is all it takes.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await pg.query<{ call_id: string; attempt_index: number }>(sql, params);
+      return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt >= 3 || (code !== "40P01" && code !== "40001")) throw err;
+    }
+  }
 }
 
 async function existingCallKeys(pg: Pool, projectId: string, events: IngestEvent[]): Promise<Set<string>> {
