@@ -397,7 +397,7 @@ WITH v AS (
 SELECT call_id::text AS call_id, attempt_index FROM ins`;
 }
 
-const sqlCache = new Map<string, string>();
+const sqlCache = new Map<string, { name: string; text: string }>();
 
 async function insertEvents(
   pg: Pool,
@@ -465,17 +465,19 @@ async function insertEvents(
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
   const columns = COLUMNS.filter((_, j) => used[j]);
   const signature = used.map((u) => (u ? "1" : "0")).join("");
-  let sql = sqlCache.get(signature);
-  if (!sql) {
-    sql = insertSql(columns);
-    sqlCache.set(signature, sql);
+  let stmt = sqlCache.get(signature);
+  if (!stmt) {
+    // A named statement is parsed and planned once per connection, not once per batch (that
+    // planning is most of a small batch's cost); one name per column set.
+    stmt = { name: `bw_ingest_${sqlCache.size}`, text: insertSql(columns) };
+    sqlCache.set(signature, stmt);
   }
   const params = [projectId, ...cols.filter((_, j) => used[j])];
   // Two batches carrying the same events in different orders can deadlock on the unique indexes;
   // Postgres aborts one of them, and running it again is all it takes.
   for (let attempt = 1; ; attempt++) {
     try {
-      const res = await pg.query<{ call_id: string; attempt_index: number }>(sql, params);
+      const res = await pg.query<{ call_id: string; attempt_index: number }>({ ...stmt, values: params });
       return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
     } catch (err) {
       const code = (err as { code?: string }).code;
