@@ -1,0 +1,115 @@
+import { parseConfig } from "@breakwater/config";
+import { createDb } from "@breakwater/db";
+import { Redis } from "ioredis";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { InvalidationBus } from "../cache/invalidating-cache";
+import { systemCtx } from "../context";
+import { createEntitlementCache, invalidateEntitlements } from "../entitlements/entitlement-cache";
+import { newId } from "../ids";
+import { createApiKey } from "../tenancy/create-api-key";
+import { createOrganization } from "../tenancy/create-organization";
+import { createProject } from "../tenancy/create-project";
+import { revokeApiKey } from "../tenancy/revoke-api-key";
+import { bearerKey, createApiKeyAuthenticator } from "./authenticate-api-key";
+
+const config = parseConfig(process.env);
+const db = createDb(config.DATABASE_URL);
+const sys = systemCtx({ db, config, log: pino({ level: "silent" }) });
+const clients: Redis[] = [];
+const buses: InvalidationBus[] = [];
+const redis = () => {
+  const r = new Redis(config.REDIS_URL);
+  clients.push(r);
+  return r;
+};
+async function replica() {
+  const bus = new InvalidationBus({ publisher: redis(), subscriber: redis() });
+  await bus.start();
+  buses.push(bus);
+  return bus;
+}
+afterAll(async () => {
+  for (const b of buses) await b.stop();
+  await Promise.all(clients.map((c) => c.quit()));
+  await db.$disconnect();
+});
+
+async function until(ms: number, probe: () => Promise<boolean>) {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await probe()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error("timed out");
+}
+
+describe("API-key authentication across replicas", () => {
+  it("only the minted shape is a key", () => {
+    expect(bearerKey(`Bearer sk_proj_${"a".repeat(64)}`)).toBe(`sk_proj_${"a".repeat(64)}`);
+    expect(bearerKey(`bearer   sk_proj_${"a".repeat(64)}`)).toBe(`sk_proj_${"a".repeat(64)}`);
+    for (const h of [
+      null,
+      "",
+      "Bearer",
+      `Bearer sk_proj_${"A".repeat(64)}`,
+      `Token sk_proj_${"a".repeat(64)}`,
+    ]) {
+      expect(bearerKey(h)).toBeNull();
+    }
+  });
+
+  it("a revoked key stops authenticating on every replica within a second", async () => {
+    const org = await createOrganization(sys, { name: `Keys ${newId("res")}`, planSlug: "team" });
+    const project = await createProject(sys, { organizationId: org.id, name: "p" });
+    const { apiKey, key } = await createApiKey(sys, { projectId: project.id });
+    const a = createApiKeyAuthenticator({ db, bus: await replica() });
+    const b = createApiKeyAuthenticator({ db, bus: await replica() });
+    const header = `Bearer ${apiKey}`;
+    for (const r of [a, b]) {
+      expect(await r.authenticate(header)).toMatchObject({ projectId: project.id, readOnly: false });
+      // Warm: answered from memory, synchronously.
+      expect(r.authenticate(header)).not.toBeInstanceOf(Promise);
+    }
+    await revokeApiKey(sys, { keyId: key.id });
+    const elapsed = await until(
+      1000,
+      async () => (await a.authenticate(header)) === null && (await b.authenticate(header)) === null,
+    );
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it("an expired key is refused even while cached", async () => {
+    const org = await createOrganization(sys, { name: `Exp ${newId("res")}`, planSlug: "team" });
+    const project = await createProject(sys, { organizationId: org.id, name: "p" });
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { apiKey } = await createApiKey(sys, { projectId: project.id, expiresAt });
+    const auth = createApiKeyAuthenticator({ db });
+    expect(await auth.authenticate(`Bearer ${apiKey}`)).not.toBeNull();
+    expect(await auth.authenticate(`Bearer ${apiKey}`, expiresAt.getTime() + 1)).toBeNull();
+  });
+
+  it("entitlement changes reach every replica within a second", async () => {
+    const org = await createOrganization(sys, { name: `Ent ${newId("res")}`, planSlug: "free" });
+    const project = await createProject(sys, { organizationId: org.id, name: "p" });
+    const a = createEntitlementCache({ db, bus: await replica() });
+    const b = createEntitlementCache({ db, bus: await replica() });
+    expect((await a.get(project.id)).failover_tuning).toBe(false);
+    expect((await b.get(project.id)).failover_tuning).toBe(false);
+    await db.entitlementOverride.create({
+      data: {
+        id: newId("ovr"),
+        organizationId: org.id,
+        featureKey: "failover_tuning",
+        value: true,
+        reason: "test",
+      },
+    });
+    await invalidateEntitlements({ config }, { organizationId: org.id });
+    const elapsed = await until(
+      1000,
+      async () => (await a.get(project.id)).failover_tuning && (await b.get(project.id)).failover_tuning,
+    );
+    expect(elapsed).toBeLessThan(1000);
+  });
+});
