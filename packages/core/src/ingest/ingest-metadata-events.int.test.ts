@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import { parseConfig } from "@breakwater/config";
+import { createDb } from "@breakwater/db";
+import pg from "pg";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { systemCtx } from "../context";
+import { newId } from "../ids";
+import { createOrganization } from "../tenancy/create-organization";
+import { createProject } from "../tenancy/create-project";
+import { type IngestEvent, ingestMetadataEvents, nanosToDecimal, runIdOf } from "./ingest-metadata-events";
+import { KnownTagValues } from "./tag-policy";
+
+const config = parseConfig(process.env);
+const db = createDb(config.DATABASE_URL);
+const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 2 });
+const log = pino({ level: "silent" });
+const sys = systemCtx({ db, config, log });
+afterAll(async () => {
+  await pool.end();
+  await db.$disconnect();
+});
+
+let micros = 1_796_000_000_000_000;
+function ev(extra: Partial<IngestEvent> = {}): IngestEvent {
+  micros += 1;
+  const ms = Math.floor(micros / 1000);
+  const iso = `${new Date(ms).toISOString().slice(0, 19)}.${String(micros % 1_000_000).padStart(6, "0")}Z`;
+  return {
+    model: "gpt-5.5",
+    provider: "openai",
+    modality: "text",
+    input_tokens: 10,
+    output_tokens: 5,
+    latency_ms: 1,
+    status: "success",
+    is_model_fallback: false,
+    is_provider_fallback: false,
+    attempt_index: 0,
+    call_id: randomUUID(),
+    sdk_instance_id: "sdk",
+    timestamp: { micros, iso, date: new Date(ms) },
+    ...extra,
+  };
+}
+
+const pricing = { actualCostNanos: () => 1_500n, avoidedCostNanos: () => 2_000n };
+
+async function tenant() {
+  const org = await createOrganization(sys, { name: `Ingest ${newId("res")}`, planSlug: "team" });
+  const project = await createProject(sys, { organizationId: org.id, name: "p" });
+  return { organizationId: org.id, projectId: project.id };
+}
+
+describe("ingestMetadataEvents", () => {
+  it("holds each tag key to 1000 values account-wide; the batch's earlier event wins the last slot", async () => {
+    const t = await tenant();
+    await db.tagValue.createMany({
+      data: Array.from({ length: 999 }, (_, i) => ({
+        organizationId: t.organizationId,
+        key: "customer",
+        value: `c${i}`,
+      })),
+    });
+    const deps = { pg: pool, log, knownTags: new KnownTagValues(), pricing };
+    const result = await ingestMetadataEvents(deps, {
+      ...t,
+      events: [
+        ev({ tags: { customer: "c1" } }), // known value
+        ev({ tags: { customer: "new-1" } }), // takes the 1000th slot
+        ev({ tags: { customer: "new-1" } }), // same value again: fine
+        ev({ tags: { customer: "new-2" } }), // over the limit
+      ],
+    });
+    expect(result.ingested).toBe(3);
+    expect(result.rejected.map((r) => [r.index, r.code])).toEqual([[3, "tag_cardinality_exceeded"]]);
+    expect(await db.tagValue.count({ where: { organizationId: t.organizationId, key: "customer" } })).toBe(
+      1000,
+    );
+  });
+
+  it("stores exact money, auto run ids by UTC date, and counts each run's calls once", async () => {
+    const t = await tenant();
+    const deps = { pg: pool, log, knownTags: new KnownTagValues(), pricing };
+    const a = ev({ sdk_instance_id: "inst-9" });
+    const denied = ev({ status: "budget_denied", agent_run_id: "r1", velocity_flags: ["repeat_size"] });
+    const r = await ingestMetadataEvents(deps, { ...t, events: [a, denied, ev({ agent_run_id: "r1" })] });
+    expect(r.ingested).toBe(3);
+    const row = await db.metadataEvent.findFirstOrThrow({
+      where: { projectId: t.projectId, callId: a.call_id },
+    });
+    expect(row.costUsd?.toString()).toBe("0.0000015");
+    expect(row.agentRunId).toBe(runIdOf(a));
+    expect(row.agentRunId).toBe(`_auto-inst-9-${a.timestamp.iso.slice(0, 10)}`);
+    const run = await db.agentRun.findUniqueOrThrow({
+      where: { projectId_agentRunId: { projectId: t.projectId, agentRunId: "r1" } },
+    });
+    expect(run.callCount).toBe(2);
+    expect(run.avoidedCostUsd.toString()).toBe("0.000002");
+    expect(run.velocityFlags).toEqual(["repeat_size"]);
+    const auto = await db.agentRun.findUniqueOrThrow({
+      where: { projectId_agentRunId: { projectId: t.projectId, agentRunId: runIdOf(a) } },
+    });
+    expect(auto.isAuto).toBe(true);
+    expect(nanosToDecimal(-1_500n)).toBe("-0.000001500");
+  });
+});
