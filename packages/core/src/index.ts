@@ -73,3 +73,4 @@ export * from "./webhooks/get-webhook-settings";
 export * from "./fleet/fleet-status";
 export * from "./fleet/get-fleet-overview";
 export * from "./fleet/get-provider-health";
+export * from "./fleet/breaker-event-context";

@@ -3,6 +3,7 @@ import type { Deps } from "../context";
 import type { BreakerClosedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
+import { loadBreakerEventContext } from "./breaker-event-context";
 import {
   breakerEventDeliverable,
   type CircuitState,
@@ -80,18 +81,9 @@ export async function closeStaleEpisodes(
         },
         data: { openEpisodeId: null },
       });
-      const project = await tx.project.findUniqueOrThrow({
-        where: { id: s.project_id },
-        select: { name: true, organizationId: true },
-      });
+      const project = await loadBreakerEventContext(tx, s.project_id, now);
       const eventId = newId("evt");
-      const deliverable = await breakerEventDeliverable(
-        tx,
-        project.organizationId,
-        s.project_id,
-        now,
-        episodeId,
-      );
+      const deliverable = await breakerEventDeliverable(tx, project.breakerWebhooks, episodeId);
       const payload: BreakerClosedEvent = {
         type: "circuit_breaker_closed",
         timestamp: now.toISOString(),
@@ -99,7 +91,7 @@ export async function closeStaleEpisodes(
           event_id: eventId,
           episode_id: episodeId,
           project_id: s.project_id,
-          project_name: project.name,
+          project_name: project.projectName,
           provider: s.provider,
           sdk_instance_id: s.sdk_instance_id,
           // Breakwater never saw the breaker close: the last reported state is the honest one.

@@ -1,10 +1,10 @@
 import type { Tx } from "@breakwater/db";
 import { z } from "zod";
 import type { Deps } from "../context";
-import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
+import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
 
 export const CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
 export type CircuitState = (typeof CIRCUIT_STATES)[number];
@@ -61,13 +61,10 @@ export function fleetDashboardUrl(publicUrl: string, projectId: string, provider
  */
 export async function breakerEventDeliverable(
   tx: Tx,
-  organizationId: string,
-  projectId: string,
-  now: Date,
+  entitled: boolean,
   closingEpisodeId?: string,
 ): Promise<boolean> {
-  const ent = await resolveEntitlements(tx, organizationId, projectId, now);
-  if (ent.values.breaker_webhooks) return true;
+  if (entitled) return true;
   if (!closingEpisodeId) return false;
   const opened = await tx.webhookEvent.findFirst({
     where: { episodeId: closingEpisodeId, type: "circuit_breaker_opened", deliverable: true },
@@ -133,12 +130,9 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
           ? Math.max(0, (i.reportedAt.getTime() - prev.state_since.getTime()) / 1000)
           : 0;
 
-      let project: { name: string; organizationId: string } | undefined;
+      let project: BreakerEventContext | undefined;
       const loadProject = async () => {
-        project ??= await tx.project.findUniqueOrThrow({
-          where: { id: i.projectId },
-          select: { name: true, organizationId: true },
-        });
+        project ??= await loadBreakerEventContext(tx, i.projectId, now);
         return project;
       };
       const base = async (eventId: string, episodeId: string, openedAt: Date) => {
@@ -147,7 +141,7 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
           event_id: eventId,
           episode_id: episodeId,
           project_id: i.projectId,
-          project_name: p.name,
+          project_name: p.projectName,
           provider: i.provider,
           sdk_instance_id: i.sdkInstanceId,
           previous_state: prevState,
@@ -175,7 +169,7 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
         transitionEpisodeId = episodeId;
         const p = await loadProject();
         const eventId = newId("evt");
-        const deliverable = await breakerEventDeliverable(tx, p.organizationId, i.projectId, now);
+        const deliverable = await breakerEventDeliverable(tx, p.breakerWebhooks);
         const payload: BreakerOpenedEvent = {
           type: "circuit_breaker_opened",
           timestamp: now.toISOString(),
@@ -209,13 +203,7 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
         });
         const p = await loadProject();
         const eventId = newId("evt");
-        const deliverable = await breakerEventDeliverable(
-          tx,
-          p.organizationId,
-          i.projectId,
-          now,
-          openEpisodeId,
-        );
+        const deliverable = await breakerEventDeliverable(tx, p.breakerWebhooks, openEpisodeId);
         const payload: BreakerClosedEvent = {
           type: "circuit_breaker_closed",
           timestamp: now.toISOString(),
@@ -240,41 +228,23 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
         openEpisodeId = null;
       }
 
-      await tx.breakerSnapshot.update({
-        where: {
-          projectId_provider_sdkInstanceId: {
-            projectId: i.projectId,
-            provider: i.provider,
-            sdkInstanceId: i.sdkInstanceId,
-          },
-        },
-        data: {
-          state: i.state,
-          failureCount: i.failureCount,
-          successCount: i.successCount,
-          reportedAt: i.reportedAt,
-          receivedAt: now,
-          stateSince,
-          openEpisodeId,
-        },
-      });
-      if (changed) {
-        await tx.breakerTransition.create({
-          data: {
-            id: newId("tr"),
-            projectId: i.projectId,
-            provider: i.provider,
-            sdkInstanceId: i.sdkInstanceId,
-            fromState: prevState,
-            toState: i.state,
-            failureCount: i.failureCount,
-            successCount: i.successCount,
-            reportedAt: i.reportedAt,
-            recordedAt: now,
-            episodeId: transitionEpisodeId,
-          },
-        });
-      }
+      // The snapshot moves forward, and a state change is recorded, in one statement.
+      const transitionId = changed ? newId("tr") : null;
+      await tx.$executeRaw`
+        WITH transition AS (
+          INSERT INTO breaker_transitions
+            (id, project_id, provider, sdk_instance_id, from_state, to_state, failure_count, success_count,
+             reported_at, recorded_at, episode_id)
+          SELECT ${transitionId}, ${i.projectId}, ${i.provider}, ${i.sdkInstanceId}, ${prevState}::"CircuitState",
+                 ${i.state}::"CircuitState", ${i.failureCount}, ${i.successCount}, ${i.reportedAt}, ${now},
+                 ${transitionEpisodeId}
+          WHERE ${changed}
+        )
+        UPDATE breaker_snapshots
+        SET state = ${i.state}::"CircuitState", failure_count = ${i.failureCount}, success_count = ${i.successCount},
+            reported_at = ${i.reportedAt}, received_at = ${now}, state_since = ${stateSince},
+            open_episode_id = ${openEpisodeId}
+        WHERE project_id = ${i.projectId} AND provider = ${i.provider} AND sdk_instance_id = ${i.sdkInstanceId}`;
       return {
         applied: true,
         transition: changed,

@@ -122,7 +122,10 @@ async function readSnippet(res: Response, max: number): Promise<string | null> {
 }
 
 /** The secrets that sign a request now: the current one, plus the previous one during its grace period. */
-export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+export function signingSecrets(
+  endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  now: Date,
+): string[] {
   const secrets = [endpoint.secret];
   if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
     secrets.push(endpoint.previousSecret);
@@ -130,146 +133,160 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   return secrets;
 }
 
+/** A delivery this process holds the claim on, with what sending it needs. */
+interface ClaimedDelivery {
+  id: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  claimed_at: Date;
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  enabled: boolean;
+  failing_since: Date | null;
+}
+
 /**
- * One signed POST of an event to an endpoint, recorded as an attempt. A claim on the delivery row
- * (claimed_until) makes concurrent senders — a stalled job's twin, a replay — skip instead of
- * sending twice; returns null when someone else holds it. Scheduled attempts follow
- * RETRY_SCHEDULE_MS; 410 Gone or 5 days of failures disable the endpoint.
+ * Claims deliveries in one statement: sets claimed_until on rows nobody holds, so concurrent
+ * senders (a stalled job's twin, a replay, a re-added job after a Redis loss) skip instead of
+ * sending the same message twice. Scheduled sends claim only pending rows that are due.
+ */
+async function claimDeliveries(
+  deps: Deps,
+  where: { eventId: string } | { deliveryId: string },
+  trigger: AttemptTrigger,
+  holdMs: number,
+): Promise<ClaimedDelivery[]> {
+  const now = new Date();
+  const until = new Date(now.getTime() + holdMs);
+  const byEvent = "eventId" in where ? where.eventId : null;
+  const byId = "deliveryId" in where ? where.deliveryId : null;
+  const scheduled = trigger === "scheduled";
+  return deps.db.$queryRaw<ClaimedDelivery[]>`
+    UPDATE webhook_deliveries d SET claimed_until = ${until}
+    FROM webhook_endpoints e
+    WHERE e.id = d.endpoint_id
+      AND (${byEvent}::text IS NULL OR d.event_id = ${byEvent})
+      AND (${byId}::text IS NULL OR d.id = ${byId})
+      AND (NOT ${scheduled} OR (d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ${now})))
+      AND (d.claimed_until IS NULL OR d.claimed_until < ${now})
+    RETURNING d.id, d.status, d.attempt_count, d.next_attempt_at, ${now}::timestamptz AS claimed_at,
+      e.id AS endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.enabled, e.failing_since`;
+}
+
+/**
+ * Sends one claimed delivery and records the attempt, the delivery's next state and the endpoint's
+ * failure streak, releasing the claim. Scheduled attempts follow the retry schedule; 410 Gone or
+ * 5 days of failures disable the endpoint.
+ */
+async function sendClaimed(
+  deps: Deps,
+  d: ClaimedDelivery,
+  event: DeliveryEvent,
+  trigger: AttemptTrigger,
+  options?: DeliveryOptions,
+): Promise<AttemptResult> {
+  const schedule = options?.retryScheduleMs ?? RETRY_SCHEDULE_MS;
+  const timeoutMs = options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const secrets = signingSecrets(
+    {
+      secret: d.secret,
+      previousSecret: d.previous_secret,
+      previousSecretExpiresAt: d.previous_secret_expires_at,
+    },
+    d.claimed_at,
+  );
+  const body = webhookBody(event.payload);
+  const ts = Math.floor(Date.now() / 1000);
+  const http = await post(d.url, webhookHeaders(secrets, event.id, ts, body), body, timeoutMs);
+  const success = http.statusCode !== null && http.statusCode >= 200 && http.statusCode < 300;
+  const now = new Date();
+  const error = success ? null : (http.error ?? `HTTP ${http.statusCode}`);
+
+  let disableReason: string | null = null;
+  if (!success && http.statusCode === 410) disableReason = "The receiver answered 410 Gone";
+  else if (!success && trigger !== "test" && d.failing_since) {
+    if (now.getTime() - d.failing_since.getTime() >= DISABLE_AFTER_FAILING_MS)
+      disableReason = "Every attempt failed for 5 days";
+  }
+
+  // Only scheduled attempts move along the retry schedule; replays and tests never cost a retry.
+  const scheduled = trigger === "scheduled" ? d.attempt_count + 1 : d.attempt_count;
+  let status = d.status;
+  let nextAttemptAt = d.next_attempt_at;
+  if (success) {
+    status = "succeeded";
+    nextAttemptAt = null;
+  } else if (disableReason) {
+    status = status === "succeeded" ? status : "failed";
+    nextAttemptAt = null;
+  } else if (trigger === "scheduled") {
+    if (scheduled >= schedule.length) {
+      status = "exhausted";
+      nextAttemptAt = null;
+    } else {
+      nextAttemptAt = new Date(now.getTime() + (schedule[scheduled] ?? 0));
+    }
+  } else if (trigger === "test") {
+    status = "failed";
+  }
+
+  // One statement records the attempt and moves the delivery on (attempt numbers are per delivery;
+  // the claim guarantees nobody else writes this delivery meanwhile).
+  await deps.db.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO webhook_attempts
+        (id, delivery_id, attempt_number, trigger, started_at, latency_ms, response_status, success, error, response_snippet)
+      VALUES (${newId("att")}, ${d.id}, (SELECT count(*) + 1 FROM webhook_attempts WHERE delivery_id = ${d.id}),
+        ${trigger}, ${d.claimed_at}, ${http.latencyMs}, ${http.statusCode}, ${success}, ${error}, ${http.snippet})
+    )
+    UPDATE webhook_deliveries
+    SET status = ${status}, next_attempt_at = ${nextAttemptAt}, attempt_count = ${scheduled},
+        last_attempt_at = ${d.claimed_at}, claimed_until = NULL
+    WHERE id = ${d.id}`;
+
+  // The endpoint's failure streak changes rarely: only then is it written.
+  if (disableReason) {
+    const n = await deps.db.$executeRaw`
+      UPDATE webhook_endpoints SET enabled = false, disabled_reason = ${disableReason}, updated_at = now()
+      WHERE id = ${d.endpoint_id} AND enabled`;
+    if (n > 0)
+      deps.log.warn({ endpointId: d.endpoint_id, reason: disableReason }, "webhook endpoint disabled");
+  } else if (success && d.failing_since) {
+    await deps.db.$executeRaw`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${d.endpoint_id}`;
+  } else if (!success && trigger !== "test" && !d.failing_since) {
+    await deps.db.$executeRaw`
+      UPDATE webhook_endpoints SET failing_since = ${now} WHERE id = ${d.endpoint_id} AND failing_since IS NULL`;
+  }
+
+  return {
+    deliveryId: d.id,
+    endpointId: d.endpoint_id,
+    trigger,
+    success,
+    statusCode: http.statusCode,
+    latencyMs: http.latencyMs,
+    error,
+    deliveryStatus: status,
+  };
+}
+
+/**
+ * One signed POST of an event to one delivery's endpoint, recorded as an attempt (replays and
+ * tests; scheduled sends go through deliverBuiltin). Returns null when another sender holds the
+ * delivery right now.
  */
 export async function attemptDelivery(
   deps: Deps,
-  args: {
-    deliveryId: string;
-    endpoint: WebhookEndpoint;
-    event: DeliveryEvent;
-    trigger: AttemptTrigger;
-    options?: DeliveryOptions;
-  },
+  args: { deliveryId: string; event: DeliveryEvent; trigger: AttemptTrigger; options?: DeliveryOptions },
 ): Promise<AttemptResult | null> {
-  const { endpoint, event, trigger } = args;
-  const schedule = args.options?.retryScheduleMs ?? RETRY_SCHEDULE_MS;
-  const timeoutMs = args.options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  const claimAt = new Date();
-  const claimed = await deps.db.webhookDelivery.updateMany({
-    where: {
-      id: args.deliveryId,
-      ...(trigger === "scheduled" ? { status: "pending" } : {}),
-      OR: [{ claimedUntil: null }, { claimedUntil: { lt: claimAt } }],
-    },
-    data: { claimedUntil: new Date(claimAt.getTime() + timeoutMs + 10_000) },
-  });
-  if (claimed.count === 0) return null;
-
-  const body = webhookBody(event.payload);
-  const ts = Math.floor(Date.now() / 1000);
-  const http = await post(
-    endpoint.url,
-    webhookHeaders(signingSecrets(endpoint, claimAt), event.id, ts, body),
-    body,
-    timeoutMs,
-  );
-  const success = http.statusCode !== null && http.statusCode >= 200 && http.statusCode < 300;
-  const gone = http.statusCode === 410;
-  const now = new Date();
-
-  return deps.db.$transaction(async (tx) => {
-    const delivery = await tx.webhookDelivery.findUniqueOrThrow({ where: { id: args.deliveryId } });
-    const attemptNumber = (await tx.webhookAttempt.count({ where: { deliveryId: delivery.id } })) + 1;
-    await tx.webhookAttempt.create({
-      data: {
-        id: newId("att"),
-        deliveryId: delivery.id,
-        attemptNumber,
-        trigger,
-        startedAt: claimAt,
-        latencyMs: http.latencyMs,
-        responseStatus: http.statusCode,
-        success,
-        error: http.error ?? (success ? null : `HTTP ${http.statusCode}`),
-        responseSnippet: http.snippet,
-      },
-    });
-
-    const ep = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
-    let disableReason: string | null = null;
-    if (success) {
-      if (ep.failingSince)
-        await tx.webhookEndpoint.update({ where: { id: ep.id }, data: { failingSince: null } });
-    } else if (gone) {
-      disableReason = "The receiver answered 410 Gone";
-    } else if (trigger !== "test") {
-      const since = ep.failingSince ?? now;
-      if (!ep.failingSince)
-        await tx.webhookEndpoint.update({ where: { id: ep.id }, data: { failingSince: since } });
-      if (now.getTime() - since.getTime() >= DISABLE_AFTER_FAILING_MS) {
-        disableReason = "Every attempt failed for 5 days";
-      }
-    }
-    if (disableReason && ep.enabled) {
-      await tx.webhookEndpoint.update({
-        where: { id: ep.id },
-        data: { enabled: false, disabledReason: disableReason },
-      });
-      deps.log.warn({ endpointId: ep.id, reason: disableReason }, "webhook endpoint disabled");
-    }
-
-    // Only scheduled attempts move along the retry schedule; replays and tests never cost a retry.
-    const scheduled = trigger === "scheduled" ? delivery.attemptCount + 1 : delivery.attemptCount;
-    let status = delivery.status;
-    let nextAttemptAt = delivery.nextAttemptAt;
-    if (success) {
-      status = "succeeded";
-      nextAttemptAt = null;
-    } else if (disableReason) {
-      status = status === "succeeded" ? status : "failed";
-      nextAttemptAt = null;
-    } else if (trigger === "scheduled") {
-      if (scheduled >= schedule.length) {
-        status = "exhausted";
-        nextAttemptAt = null;
-      } else {
-        nextAttemptAt = new Date(now.getTime() + (schedule[scheduled] ?? 0));
-      }
-    } else if (trigger === "test") {
-      status = "failed";
-    }
-    await tx.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: { status, nextAttemptAt, attemptCount: scheduled, lastAttemptAt: claimAt, claimedUntil: null },
-    });
-    return {
-      deliveryId: delivery.id,
-      endpointId: ep.id,
-      trigger,
-      success,
-      statusCode: http.statusCode,
-      latencyMs: http.latencyMs,
-      error: success ? null : (http.error ?? `HTTP ${http.statusCode}`),
-      deliveryStatus: status,
-    };
-  });
-}
-
-/** Endpoints of the event's organization that want it: enabled, in scope, filters matching, and older than the event. */
-export async function matchingEndpoints(
-  deps: Deps,
-  event: { organizationId: string; projectId: string; type: string; payload: unknown; createdAt: Date },
-): Promise<WebhookEndpoint[]> {
-  const endpoints = await deps.db.webhookEndpoint.findMany({
-    where: {
-      organizationId: event.organizationId,
-      enabled: true,
-      // An endpoint added after the event does not receive it, whenever the job happens to run.
-      createdAt: { lte: event.createdAt },
-      OR: [{ projectId: null }, { projectId: event.projectId }],
-    },
-  });
-  const provider = (event.payload as { data?: { provider?: string } })?.data?.provider;
-  return endpoints.filter(
-    (e) =>
-      (e.eventTypes.length === 0 || e.eventTypes.includes(event.type)) &&
-      (e.providers.length === 0 || (provider !== undefined && e.providers.includes(provider))),
-  );
+  const holdMs = (args.options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
+  const [claimed] = await claimDeliveries(deps, { deliveryId: args.deliveryId }, args.trigger, holdMs);
+  if (!claimed) return null;
+  return sendClaimed(deps, claimed, args.event, args.trigger, args.options);
 }
 
 export interface BuiltinOutcome {
@@ -280,67 +297,73 @@ export interface BuiltinOutcome {
 }
 
 /**
- * Delivers an event with the built-in backend: one delivery row per matching endpoint (unique per
- * event and endpoint, so re-runs never fan out twice), then one attempt for each delivery that is
- * due. Returns when the next attempt is due, or the final outcome.
+ * Delivers an event with the built-in backend and settles its outbox row: one delivery row per matching endpoint — enabled,
+ * in scope, filters matching, created before the event — inserted once (unique per event and
+ * endpoint, so re-runs never fan out twice), then one attempt for each delivery that is due.
+ * Returns when the next attempt is due, or the final outcome.
  */
 export async function deliverBuiltin(
   deps: Deps,
   event: DeliveryEvent & { organizationId: string; projectId: string; createdAt: Date },
   options?: DeliveryOptions,
 ): Promise<BuiltinOutcome> {
-  const endpoints = await matchingEndpoints(deps, event);
-  if (endpoints.length > 0) {
-    await deps.db.webhookDelivery.createMany({
-      data: endpoints.map((e) => ({
-        id: newId("dlv"),
-        eventId: event.id,
-        endpointId: e.id,
-        status: "pending",
-        nextAttemptAt: event.createdAt,
-      })),
-      skipDuplicates: true,
-    });
-  }
-  const now = new Date();
-  const pending = await deps.db.webhookDelivery.findMany({
-    where: { eventId: event.id, status: "pending" },
-    include: { endpoint: true },
-  });
+  const provider = (event.payload as { data?: { provider?: string } })?.data?.provider ?? null;
+  // Ids as newId("dlv") makes them: 12 hex digits of milliseconds, then 12 random hex digits.
+  await deps.db.$executeRaw`
+    INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
+    SELECT 'dlv_' || lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1000)::bigint), 12, '0')
+             || substr(replace(gen_random_uuid()::text, '-', ''), 1, 12),
+           ${event.id}, e.id, 'pending', ${event.createdAt}, now()
+    FROM webhook_endpoints e
+    WHERE e.organization_id = ${event.organizationId} AND e.enabled AND e.created_at <= ${event.createdAt}
+      AND (e.project_id IS NULL OR e.project_id = ${event.projectId})
+      AND (cardinality(e.event_types) = 0 OR ${event.type} = ANY(e.event_types))
+      AND (cardinality(e.providers) = 0 OR ${provider}::text = ANY(e.providers))
+    ON CONFLICT (event_id, endpoint_id) DO NOTHING`;
+
+  const holdMs = (options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
+  const claimed = await claimDeliveries(deps, { eventId: event.id }, "scheduled", holdMs);
   const attempts = await Promise.all(
-    pending
-      .filter((d) => !d.nextAttemptAt || d.nextAttemptAt <= now)
-      .map(async (d) => {
-        if (!d.endpoint.enabled) {
-          await deps.db.webhookDelivery.updateMany({
-            where: { id: d.id, status: "pending" },
-            data: { status: "skipped", nextAttemptAt: null },
-          });
-          return null;
-        }
-        return attemptDelivery(deps, {
-          deliveryId: d.id,
-          endpoint: d.endpoint,
-          event,
-          trigger: "scheduled",
-          options,
-        });
-      }),
+    claimed.map(async (d) => {
+      if (!d.enabled) {
+        // Disabled since the fan-out: this message is skipped for it, not retried.
+        await deps.db.$executeRaw`
+          UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL, claimed_until = NULL
+          WHERE id = ${d.id}`;
+        return null;
+      }
+      return sendClaimed(deps, d, event, "scheduled", options);
+    }),
   );
 
-  const all = await deps.db.webhookDelivery.findMany({
-    where: { eventId: event.id },
-    select: { status: true, nextAttemptAt: true, claimedUntil: true },
-  });
-  const stillPending = all.filter((d) => d.status === "pending");
+  // One statement sums up the deliveries and settles the outbox row: completed when none is
+  // pending, otherwise due when the earliest pending one is (or when its claim runs out).
+  const now = new Date();
+  const [summary] = await deps.db.$queryRaw<
+    { total: number; pending: number; succeeded: number; due: Date | null }[]
+  >`
+    WITH s AS (
+      SELECT count(*)::int AS total,
+             count(*) FILTER (WHERE status = 'pending')::int AS pending,
+             count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
+             min(greatest(coalesce(next_attempt_at, ${now}), coalesce(claimed_until, ${now})))
+               FILTER (WHERE status = 'pending') AS due
+      FROM webhook_deliveries WHERE event_id = ${event.id}
+    )
+    UPDATE webhook_outbox o SET
+      completed_at = CASE WHEN s.pending = 0 THEN ${now}::timestamptz END,
+      outcome = CASE WHEN s.pending > 0 THEN NULL WHEN s.total = 0 THEN 'no_endpoints'
+                     WHEN s.succeeded = s.total THEN 'delivered' ELSE 'failed' END,
+      next_attempt_at = CASE WHEN s.pending > 0 THEN s.due END
+    FROM s WHERE o.event_id = ${event.id}
+    RETURNING s.total, s.pending, s.succeeded, s.due`;
   const done = attempts.filter((a): a is AttemptResult => a !== null);
-  if (stillPending.length > 0) {
-    const due = stillPending.map((d) =>
-      Math.max(d.nextAttemptAt?.getTime() ?? now.getTime(), d.claimedUntil?.getTime() ?? 0),
-    );
-    return { retryAt: new Date(Math.min(...due)), outcome: null, attempts: done };
-  }
+  if (summary && summary.pending > 0) return { retryAt: summary.due ?? now, outcome: null, attempts: done };
   const outcome =
-    all.length === 0 ? "no_endpoints" : all.every((d) => d.status === "succeeded") ? "delivered" : "failed";
+    !summary || summary.total === 0
+      ? "no_endpoints"
+      : summary.succeeded === summary.total
+        ? "delivered"
+        : "failed";
   return { retryAt: null, outcome, attempts: done };
 }

@@ -23,13 +23,25 @@ export async function deliverWebhookEvent(
 ): Promise<DeliverResult> {
   const { eventId } = deliverWebhookEventInput.parse(raw);
   const backend = usesSvix(deps.config) ? "svix" : "builtin";
-  const event = await deps.db.webhookEvent.findUnique({ where: { id: eventId }, include: { outbox: true } });
-  if (!event?.deliverable || !event.outbox) {
-    return { status: "done", outcome: "not_deliverable", attempts: [], backend };
-  }
-  if (event.outbox.completedAt) {
-    return { status: "done", outcome: event.outbox.outcome ?? "done", attempts: [], backend };
-  }
+  // One round trip for the event and its outbox row: this runs for every delivery.
+  const [event] = await deps.db.$queryRaw<
+    {
+      id: string;
+      organizationId: string;
+      projectId: string;
+      type: string;
+      payload: unknown;
+      createdAt: Date;
+      completedAt: Date | null;
+      outcome: string | null;
+    }[]
+  >`
+    SELECT e.id, e.organization_id AS "organizationId", e.project_id AS "projectId", e.type, e.payload,
+           e.created_at AS "createdAt", o.completed_at AS "completedAt", o.outcome
+    FROM webhook_events e JOIN webhook_outbox o ON o.event_id = e.id
+    WHERE e.id = ${eventId} AND e.deliverable`;
+  if (!event) return { status: "done", outcome: "not_deliverable", attempts: [], backend };
+  if (event.completedAt) return { status: "done", outcome: event.outcome ?? "done", attempts: [], backend };
 
   if (backend === "svix") {
     const r = await deliverViaSvix(deps, event);
@@ -54,13 +66,7 @@ export async function deliverWebhookEvent(
   }
 
   const r = await deliverBuiltin(deps, event, options);
-  if (r.retryAt) {
-    await deps.db.webhookOutbox.update({ where: { eventId }, data: { nextAttemptAt: r.retryAt } });
+  if (r.retryAt)
     return { status: "retry", at: r.retryAt, reason: "deliveries pending", attempts: r.attempts, backend };
-  }
-  await deps.db.webhookOutbox.update({
-    where: { eventId },
-    data: { completedAt: new Date(), outcome: r.outcome, nextAttemptAt: null },
-  });
   return { status: "done", outcome: r.outcome ?? "delivered", attempts: r.attempts, backend };
 }

@@ -19,22 +19,16 @@ export interface NewWebhookEvent {
  * event exists exactly when the change that fired it does.
  */
 export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<void> {
-  await tx.webhookEvent.create({
-    data: {
-      id: e.id,
-      organizationId: e.organizationId,
-      projectId: e.projectId,
-      type: e.payload.type,
-      payload: e.payload as object,
-      deliverable: e.deliverable,
-      isTest: e.isTest ?? false,
-      episodeId: e.episodeId,
-      createdAt: e.now,
-    },
-  });
-  if (e.deliverable) {
-    await tx.webhookOutbox.create({ data: { eventId: e.id, createdAt: e.now, nextAttemptAt: e.now } });
-  }
+  // One statement for both rows: this runs inside the breaker report's row-locked transaction.
+  await tx.$executeRaw`
+    WITH event AS (
+      INSERT INTO webhook_events (id, organization_id, project_id, type, payload, deliverable, is_test, episode_id, created_at)
+      VALUES (${e.id}, ${e.organizationId}, ${e.projectId}, ${e.payload.type}, ${JSON.stringify(e.payload)}::jsonb,
+              ${e.deliverable}, ${e.isTest ?? false}, ${e.episodeId}, ${e.now})
+      RETURNING id
+    )
+    INSERT INTO webhook_outbox (event_id, created_at, next_attempt_at)
+    SELECT id, ${e.now}, ${e.now} FROM event WHERE ${e.deliverable}`;
 }
 
 /**

@@ -37,7 +37,7 @@ export async function replayWebhookMessage(
   const delivery = await ctx.db.webhookDelivery.findUniqueOrThrow({
     where: { eventId_endpointId: { eventId: event.id, endpointId: endpoint.id } },
   });
-  const result = await attemptDelivery(ctx, { deliveryId: delivery.id, endpoint, event, trigger: "replay" });
+  const result = await attemptDelivery(ctx, { deliveryId: delivery.id, event, trigger: "replay" });
   if (!result)
     throw conflict("A delivery of this message to this endpoint is in progress; try again in a moment");
   await ctx.db.$transaction((tx) =>

@@ -64,7 +64,6 @@ export async function sendTestWebhook(
   });
   const result = await attemptDelivery(ctx, {
     deliveryId,
-    endpoint,
     event: { id: eventId, type: payload.type, payload },
     trigger: "test",
   });

@@ -10,9 +10,9 @@ export const sweepWebhookOutboxInput = z.object({
 });
 
 /**
- * Makes sure every undelivered outbox row has its delivery job (jobId = event id) in the queue:
- * re-adds jobs a crash, a failed enqueue or a Redis restart lost, delayed to the row's due time.
- * Never creates a second job for an event that still has one.
+ * Makes sure every undelivered outbox row that is due has its delivery job (jobId = event id) in
+ * the queue: re-adds jobs a crash, a failed enqueue or a Redis restart lost. Never creates a second
+ * job for an event that still has one.
  */
 export async function sweepWebhookOutbox(
   deps: Deps,
@@ -30,7 +30,14 @@ export async function sweepWebhookOutbox(
 
   while (checked < input.limit) {
     const rows = await deps.db.webhookOutbox.findMany({
-      where: { completedAt: null, createdAt: { lt: before }, ...(cursor ? { eventId: { gt: cursor } } : {}) },
+      // Rows whose next attempt is still ahead are not looked at: if their job was lost, they are
+      // found once due, which is when the job would have run anyway.
+      where: {
+        completedAt: null,
+        createdAt: { lt: before },
+        OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lt: before } }],
+        ...(cursor ? { eventId: { gt: cursor } } : {}),
+      },
       orderBy: { eventId: "asc" },
       take: Math.min(500, input.limit - checked),
       select: { eventId: true, nextAttemptAt: true },
