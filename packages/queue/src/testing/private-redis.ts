@@ -9,6 +9,8 @@ export interface PrivateRedis {
   stop(hard?: boolean): Promise<void>;
   /** Stops and starts it again on the same port: an empty Redis, like a restart without AOF. */
   restart(): Promise<void>;
+  /** Synchronous SIGKILL, for process exit handlers. */
+  killNow(): void;
 }
 
 function waitForPort(port: number, timeoutMs: number): Promise<void> {
@@ -66,6 +68,9 @@ export async function startPrivateRedis(port: number): Promise<PrivateRedis> {
     restart: async () => {
       await stop(true);
       await start();
+    },
+    killNow: () => {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
   };
 }
