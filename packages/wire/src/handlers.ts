@@ -1,7 +1,7 @@
 import type { AuthenticatedKey, IngestEvent, IngestResult } from "@breakwater/core";
 import { isDomainError } from "@breakwater/core";
 import type { Logger } from "pino";
-import type { z } from "zod";
+import { z } from "zod";
 import {
   bodyMissing,
   budgetUnavailable,
@@ -23,7 +23,15 @@ import {
   type WireResult,
   zodIssuesToItems,
 } from "./errors";
-import { BodyTooLarge, parseJsonBody, pathOf, readBody, type WireRequest } from "./http";
+import {
+  BodyTooLarge,
+  findBadText,
+  mayContainBadText,
+  parseJsonBody,
+  pathOf,
+  readBody,
+  type WireRequest,
+} from "./http";
 import { openApiDocument } from "./openapi";
 import { fastCheckRequest } from "./schemas/fast-check-request";
 import { fastMetadataEvent } from "./schemas/fast-metadata-event";
@@ -150,6 +158,8 @@ export const BODY_LIMITS = {
 
 type Handler = (req: WireRequest) => Promise<WireResult>;
 
+const PER_EVENT = new Set(["tags", "model", "modality", "service_tier"]);
+
 interface Authed {
   key: AuthenticatedKey;
   body: unknown;
@@ -167,7 +177,11 @@ class Early {
  */
 export function createWireHandlers(s: WireServices) {
   /** Reads, parses and authenticates one write request; throws Early with the refusal. */
-  async function gate(req: WireRequest, limit: number): Promise<Authed> {
+  async function gate(
+    req: WireRequest,
+    limit: number,
+    textExempt?: (path: (string | number)[]) => boolean,
+  ): Promise<Authed> {
     if (req.method !== "POST") throw new Early(methodNotAllowed());
     let bytes: Uint8Array;
     try {
@@ -193,6 +207,20 @@ export function createWireHandlers(s: WireServices) {
     const admission = s.admit(key.projectId, policy.admissionRate);
     if (!admission.ok) throw new Early(rateLimited(admission.retryAfterSeconds));
     if (body === undefined) throw new Early(bodyMissing());
+    if (mayContainBadText(bytes)) {
+      const at = findBadText(body, textExempt);
+      if (at) {
+        throw new Early(
+          validationFailed([
+            {
+              loc: ["body", ...at],
+              msg: "Value error, text must not contain NUL or unpaired surrogates",
+              type: "value_error",
+            },
+          ]),
+        );
+      }
+    }
     return { key, body, policy };
   }
 
@@ -210,6 +238,8 @@ export function createWireHandlers(s: WireServices) {
         return await fn(req);
       } catch (err) {
         if (err instanceof Early) return err.result;
+        // A core use case refusing its input is still bad input, never a 500.
+        if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
         if (isDomainError(err)) {
           switch (err.code) {
             case "BUDGET_UNAVAILABLE":
@@ -247,7 +277,7 @@ export function createWireHandlers(s: WireServices) {
       failoverDirectiveVersion: input.failover_directive_version === "1",
       runDirectiveVersion: input.run_directive_version === "1",
       priceHintsVersion: input.price_hints_version === "1",
-      agentRunId: input.agent_run_id ?? null,
+      agentRunId: input.agent_run_id || null,
     };
     const verdict = await s.checkBudget({
       projectId: key.projectId,
@@ -257,7 +287,8 @@ export function createWireHandlers(s: WireServices) {
       fallbackProviders: input.fallback_providers,
       fallbackModels: input.fallback_models,
       modality: input.modality,
-      agentRunId: input.agent_run_id ?? undefined,
+      // An empty run id names no run (the SDK's schema allows "", the engine does not).
+      agentRunId: input.agent_run_id || undefined,
       tags: input.tags ?? undefined,
       uncountedCalls: input.uncounted_calls ?? 0,
       uncountedTokens: input.uncounted_tokens ?? 0,
@@ -301,7 +332,12 @@ export function createWireHandlers(s: WireServices) {
   };
 
   const ingest: Handler = async (req) => {
-    const { key, body, policy } = await gate(req, BODY_LIMITS.ingest);
+    // An event's tags, model, modality and service tier have per-event rejection codes of their own.
+    const { key, body, policy } = await gate(
+      req,
+      BODY_LIMITS.ingest,
+      (p) => p.length === 2 && PER_EVENT.has(p[1] as string),
+    );
     if (!Array.isArray(body)) {
       return validationFailed([{ loc: ["body"], msg: "Input should be a valid list", type: "list_type" }]);
     }

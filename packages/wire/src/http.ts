@@ -78,3 +78,49 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   if (text.trim() === "") return undefined;
   return JSON.parse(text);
 }
+
+const NUL_ESCAPE = Buffer.from("\\u0000");
+const SURROGATE_ESCAPES = [Buffer.from("\\ud"), Buffer.from("\\uD")];
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * True when the raw JSON may carry text Postgres cannot store: NUL, or a lone UTF-16 surrogate.
+ * JSON can only express either through a \u escape, so the common body costs one byte scan.
+ */
+export function mayContainBadText(bytes: Uint8Array): boolean {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return b.indexOf(NUL_ESCAPE) >= 0 || SURROGATE_ESCAPES.some((e) => b.indexOf(e) >= 0);
+}
+
+const badText = (s: string) => s.includes("\u0000") || LONE_SURROGATE.test(s);
+
+/**
+ * The location of the first string (value or key) holding NUL or a lone surrogate, or null.
+ * Postgres text and jsonb cannot store them, so such input must be refused before it reaches a
+ * write. `skip` exempts subtrees the endpoint judges itself (an event's tags have their own code).
+ */
+export function findBadText(
+  value: unknown,
+  skip?: (path: (string | number)[]) => boolean,
+  path: (string | number)[] = [],
+): (string | number)[] | null {
+  if (typeof value === "string") return badText(value) ? path : null;
+  if (typeof value !== "object" || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = [...path, i];
+      if (skip?.(p)) continue;
+      const hit = findBadText(value[i], skip, p);
+      if (hit) return hit;
+    }
+    return null;
+  }
+  for (const k of Object.keys(value)) {
+    const p = [...path, k];
+    if (skip?.(p)) continue;
+    if (badText(k)) return p;
+    const hit = findBadText((value as Record<string, unknown>)[k], skip, p);
+    if (hit) return hit;
+  }
+  return null;
+}

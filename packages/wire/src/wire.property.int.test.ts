@@ -87,7 +87,9 @@ function mutated(base: Record<string, unknown>): fc.Arbitrary<unknown> {
 async function assertSafe(path: string, body: unknown, raw = false): Promise<void> {
   const before = await snapshot();
   const r = await post(h, path, raw ? body : body, t.key, { raw });
-  expect(r.status, `${path} ${r.text.slice(0, 200)}`).toBeLessThan(500);
+  expect(r.status, `${path} ${JSON.stringify(body)?.slice(0, 300)} → ${r.text.slice(0, 200)}`).toBeLessThan(
+    500,
+  );
   if (r.status >= 400) {
     expect(await snapshot(), `${path} changed the database on ${r.status}`).toBe(before);
     const parsed = JSON.parse(r.text) as { detail: unknown };
@@ -153,6 +155,96 @@ describe("no input makes the SDK API fail with a 5xx or leak a write", () => {
         { numRuns: Math.ceil(RUNS / 2) },
       );
     }, 120_000);
+  }
+
+  // Every field × every edge value, exhaustively: random sampling alone can miss the one
+  // combination a core use case does not accept (an empty model, an empty run id…).
+  const EDGES: unknown[] = [
+    "",
+    " ",
+    "\u0000",
+    "\ud800",
+    "a\udfffb",
+    "\ud83d\ude00",
+    { "\ud800": "x" },
+    "x".repeat(2049),
+    -1,
+    0,
+    1,
+    1.5,
+    100_000_001,
+    2 ** 53,
+    1e300,
+    null,
+    true,
+    [],
+    {},
+    [""],
+    ["openai"],
+    { a: "" },
+    { "": "x" },
+    "1",
+    "openai",
+    "text",
+    "2026-11-30T10:00:00",
+    "2026-11-30T10:00:00Z",
+    "NOT-A-UUID",
+    "0B0C1F5E-8C1A-4C4B-9B0A-7D1F0E2A3B4C",
+  ];
+  const OPTIONAL: Record<string, string[]> = {
+    [CHECK]: [
+      "modality",
+      "tags",
+      "agent_run_id",
+      "uncounted_calls",
+      "uncounted_tokens",
+      "estimated_media",
+      "fallback_providers",
+      "fallback_models",
+    ],
+    [CONFIRM]: [
+      "lease_id",
+      "media_usage",
+      "provider_region",
+      "service_tier",
+      "modality",
+      "is_provider_fallback",
+    ],
+    [INGEST]: [
+      "tags",
+      "requested_provider",
+      "requested_model",
+      "failover_reason",
+      "failover_error_class",
+      "possibly_succeeded",
+      "service_tier",
+      "parent_agent_run_id",
+      "agent_run_name",
+      "provider_region",
+      "lease_id",
+      "deny_source",
+      "deny_reason",
+      "denied_by_period",
+      "estimated_output_bound",
+      "velocity_flags",
+      "receipt_aggregate_count",
+      "receipt_pricing_input_tokens",
+      "media_usage",
+    ],
+    [UNTRACKED]: [],
+  };
+  for (const [rawPath, base, isList] of endpoints()) {
+    const label = rawPath.replace("__self__", "{project}");
+    it(`${label}: every field set to every edge value`, async () => {
+      const path = rawPath.replace("__self__", t.projectId);
+      const fields = [...Object.keys(base()), ...(OPTIONAL[rawPath] ?? [])];
+      for (const field of fields) {
+        for (const value of EDGES) {
+          const body = { ...base(), [field]: value };
+          await assertSafe(path, isList ? [body] : body);
+        }
+      }
+    }, 300_000);
   }
 
   it("a foreign or malformed project in the breaker path is 404 for any body", async () => {

@@ -105,6 +105,8 @@ export const KNOWN_SERVICE_TIERS = new Set([
 // covers dated snapshots, "org/model", "llama3:8b", Bedrock ids and ARNs.
 const PLAUSIBLE_MODEL_RE = /^[A-Za-z0-9][\x21-\x7e]*$/;
 
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** Why an event's tags break the tag policy (10 keys, key 1–64, value ≤256, strings, no NUL). */
 function tagsProblem(value: unknown): string | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
@@ -116,6 +118,8 @@ function tagsProblem(value: unknown): string | null {
     if (typeof v !== "string") return "tag values must be strings";
     if (v.length > 256) return "tag values must be at most 256 characters";
     if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
+    // Postgres cannot store an unpaired UTF-16 surrogate (JSON can express one as a \u escape).
+    if (UNPAIRED_SURROGATE.test(k) || UNPAIRED_SURROGATE.test(v)) return "tags must be valid Unicode text";
   }
   return null;
 }

@@ -121,6 +121,8 @@ export const mediaUsage = z.strictObject({
 });
 export type WireMediaUsage = z.output<typeof mediaUsage>;
 
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** Why a tags value is unacceptable, or null when it is a valid tag map (spec §0 bounds). */
 export function tagsProblem(value: unknown): string | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
@@ -132,6 +134,8 @@ export function tagsProblem(value: unknown): string | null {
     if (typeof v !== "string") return "tag values must be strings";
     if (v.length > TAG_VALUE_MAX) return `tag values must be at most ${TAG_VALUE_MAX} characters`;
     if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
+    // Postgres cannot store an unpaired UTF-16 surrogate (JSON can express one as a \u escape).
+    if (UNPAIRED_SURROGATE.test(k) || UNPAIRED_SURROGATE.test(v)) return "tags must be valid Unicode text";
   }
   return null;
 }

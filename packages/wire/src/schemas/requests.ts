@@ -34,7 +34,8 @@ const int32 = z.number().int().min(0).max(2_147_483_647);
 export const checkRequest = z
   .strictObject({
     estimated_input_tokens: tokenCount,
-    model,
+    // The budget engine needs a model id to price; an empty one is invalid input, not an unknown model.
+    model: model.min(1),
     provider: providerName,
     modality: modality.default("text"),
     estimated_media: mediaUsage.nullish(),
