@@ -247,6 +247,33 @@ describe("no input makes the SDK API fail with a 5xx or leak a write", () => {
     }, 300_000);
   }
 
+  const TOKEN_FIELDS = [
+    "input_tokens",
+    "cached_input_tokens",
+    "reasoning_tokens",
+    "is_estimated",
+    "surprise",
+  ];
+  const MEDIA_FIELDS = ["image_count", "video_seconds", "resolution", "quality", "is_estimated", "surprise"];
+  const NESTED: [string, string, string[], boolean][] = [
+    [CHECK, "estimated_media", MEDIA_FIELDS, false],
+    [CONFIRM, "token_details", TOKEN_FIELDS, false],
+    [CONFIRM, "media_usage", MEDIA_FIELDS, false],
+    [INGEST, "token_details", TOKEN_FIELDS, true],
+    [INGEST, "media_usage", MEDIA_FIELDS, true],
+  ];
+  it("nested objects: every inner field set to every edge value", async () => {
+    const bases = Object.fromEntries(endpoints().map(([p, b]) => [p, b]));
+    for (const [path, outer, inner, isList] of NESTED) {
+      for (const field of inner) {
+        for (const value of EDGES) {
+          const body = { ...bases[path]!(), [outer]: { [field]: value } };
+          await assertSafe(path, isList ? [body] : body);
+        }
+      }
+    }
+  }, 300_000);
+
   it("a foreign or malformed project in the breaker path is 404 for any body", async () => {
     const other = await createTenant(h);
     await fc.assert(
