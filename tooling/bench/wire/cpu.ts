@@ -51,22 +51,29 @@ export function machineBusyMs(): number | null {
   }
 }
 
-/** used_cpu_user + used_cpu_sys of the whole Redis server, in milliseconds (null on failure). */
-export function redisCpuMs(url: string, timeoutMs = 1_000): Promise<number | null> {
+export interface RedisStats {
+  /** used_cpu_user + used_cpu_sys of the whole server, ms. */
+  cpuMs: number;
+  /** Per command: calls and microseconds inside the command (a script's inner calls included). */
+  commands: Map<string, { calls: number; usec: number }>;
+}
+
+/** CPU and command statistics of the whole Redis server (INFO cpu commandstats); null on failure. */
+export function redisStats(url: string, timeoutMs = 1_000): Promise<RedisStats | null> {
   const u = new URL(url);
   const password = decodeURIComponent(u.password);
   const username = decodeURIComponent(u.username);
   const commands = [
     ...(password ? [username ? ["AUTH", username, password] : ["AUTH", password]] : []),
-    ["INFO", "cpu"],
+    ["INFO", "cpu", "commandstats"],
   ];
   const payload = commands
     .map((c) => `*${c.length}\r\n${c.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`)
     .join("");
   return new Promise((resolve) => {
     const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
-    let buf = "";
-    const finish = (v: number | null) => {
+    let buf = Buffer.alloc(0);
+    const finish = (v: RedisStats | null) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(v);
@@ -74,11 +81,22 @@ export function redisCpuMs(url: string, timeoutMs = 1_000): Promise<number | nul
     const timer = setTimeout(() => finish(null), timeoutMs);
     socket.on("connect", () => socket.write(payload));
     socket.on("error", () => finish(null));
-    socket.on("data", (chunk) => {
-      buf += chunk.toString("utf8");
-      const user = buf.match(/used_cpu_user:([\d.]+)/);
-      const sys = buf.match(/used_cpu_sys:([\d.]+)/);
-      if (user && sys) finish((Number(user[1]) + Number(sys[1])) * 1000);
+    socket.on("data", (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      // The INFO reply is one bulk string: "$<length>\r\n<text>\r\n" (after +OK for AUTH).
+      const start = buf.indexOf("$");
+      const eol = buf.indexOf("\r\n", start);
+      if (start < 0 || eol < 0) return;
+      const length = Number(buf.subarray(start + 1, eol).toString());
+      if (buf.length < eol + 2 + length) return;
+      const text = buf.subarray(eol + 2, eol + 2 + length).toString();
+      const user = text.match(/used_cpu_user:([\d.]+)/);
+      const sys = text.match(/used_cpu_sys:([\d.]+)/);
+      const stats = new Map<string, { calls: number; usec: number }>();
+      for (const m of text.matchAll(/cmdstat_([^:]+):calls=(\d+),usec=(\d+)/g)) {
+        stats.set(m[1]!, { calls: Number(m[2]), usec: Number(m[3]) });
+      }
+      finish(user && sys ? { cpuMs: (Number(user[1]) + Number(sys[1])) * 1000, commands: stats } : null);
     });
   });
 }
@@ -88,9 +106,15 @@ export async function measureCpu<T>(
   pids: Record<string, number | undefined>,
   redisUrl: string,
   work: () => Promise<T>,
-): Promise<{ result: T; cpuMs: Record<string, number | null>; elapsedMs: number }> {
+): Promise<{
+  result: T;
+  cpuMs: Record<string, number | null>;
+  elapsedMs: number;
+  /** Redis commands run meanwhile (whole server): calls and µs inside them. */
+  redisCommands: Map<string, { calls: number; usec: number }>;
+}> {
   const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMs(pid)]));
-  const redisBefore = await redisCpuMs(redisUrl);
+  const redisBefore = await redisStats(redisUrl);
   const pgBefore = postgresCpuByPid();
   const machineBefore = machineBusyMs();
   const t0 = performance.now();
@@ -98,14 +122,20 @@ export async function measureCpu<T>(
   const elapsedMs = performance.now() - t0;
   const machineAfter = machineBusyMs();
   const pgAfter = postgresCpuByPid();
-  const redisAfter = await redisCpuMs(redisUrl);
+  const redisAfter = await redisStats(redisUrl);
   const cpuMs: Record<string, number | null> = {};
   for (const [k, pid] of Object.entries(pids)) {
     const a = before[k];
     const b = processCpuMs(pid);
     cpuMs[k] = a == null || b == null ? null : b - a;
   }
-  cpuMs.redis = redisBefore == null || redisAfter == null ? null : redisAfter - redisBefore;
+  cpuMs.redis = redisBefore == null || redisAfter == null ? null : redisAfter.cpuMs - redisBefore.cpuMs;
+  const redisCommands = new Map<string, { calls: number; usec: number }>();
+  for (const [name, after] of redisAfter?.commands ?? []) {
+    const was = redisBefore?.commands.get(name) ?? { calls: 0, usec: 0 };
+    if (after.calls > was.calls)
+      redisCommands.set(name, { calls: after.calls - was.calls, usec: after.usec - was.usec });
+  }
   let pgMs = 0;
   for (const [pid, ms] of pgAfter) pgMs += ms - (pgBefore.get(pid) ?? 0);
   cpuMs.postgres = pgMs;
@@ -115,5 +145,5 @@ export async function measureCpu<T>(
     machineBefore === null || machineAfter === null
       ? null
       : Math.max(0, machineAfter - machineBefore - known);
-  return { result, cpuMs, elapsedMs };
+  return { result, cpuMs, elapsedMs, redisCommands };
 }

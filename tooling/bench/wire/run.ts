@@ -64,11 +64,11 @@ const PLAN = {
     warmupSeconds: 3,
     cleanRounds: 5,
     minCleanRounds: 3,
-    maxRounds: 8,
+    maxRounds: 7,
     maxSendLagMs: 10,
   },
-  closed: { connections: 32, rounds: 2, seconds: 5 },
-  ingest: { sizes: [50, 1000], rounds: 2, seconds: 4, concurrency: 4 },
+  closed: { connections: 32, rounds: 4, seconds: 3 },
+  ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: 4 },
   targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5 },
   deadlineSeconds: 175,
 } as const;
@@ -280,7 +280,17 @@ class CpuCost {
   private readonly ms: Record<string, number | null> = {};
   private units = 0;
   private elapsedMs = 0;
-  add(cpuMs: Record<string, number | null>, units: number, elapsedMs: number) {
+  private readonly redis = new Map<string, { calls: number; usec: number }>();
+  add(
+    cpuMs: Record<string, number | null>,
+    units: number,
+    elapsedMs: number,
+    redisCommands: Map<string, { calls: number; usec: number }>,
+  ) {
+    for (const [name, d] of redisCommands) {
+      const r = this.redis.get(name) ?? { calls: 0, usec: 0 };
+      this.redis.set(name, { calls: r.calls + d.calls, usec: r.usec + d.usec });
+    }
     for (const [k, v] of Object.entries(cpuMs)) {
       const prev = this.ms[k];
       this.ms[k] = v === null || prev === null ? null : (prev ?? 0) + v;
@@ -296,6 +306,18 @@ class CpuCost {
       else out[k] = v === null || this.units === 0 ? null : r1((v * 1000) / this.units);
     }
     return out;
+  }
+  /** The Redis commands behind each unit, costliest first: calls and µs inside them per unit. */
+  redisPerUnit(top = 8): Record<string, { calls: number; us: number }> {
+    return Object.fromEntries(
+      [...this.redis.entries()]
+        .sort((a, b) => b[1].usec - a[1].usec)
+        .slice(0, top)
+        .map(([name, r]) => [
+          name,
+          { calls: r2(r.calls / Math.max(1, this.units)), us: r2(r.usec / Math.max(1, this.units)) },
+        ]),
+    );
   }
 }
 
@@ -422,12 +444,12 @@ async function main() {
     units: (r: T) => number,
     withServer = true,
   ) => {
-    const { result, cpuMs, elapsedMs } = await measureCpu(
+    const { result, cpuMs, elapsedMs, redisCommands } = await measureCpu(
       withServer ? { server: s.pid, generator: generator!.pid } : { generator: generator!.pid },
       redisUrl,
       () => send<T>(job),
     );
-    cpu[s.name].add(cpuMs, units(result), elapsedMs);
+    cpu[s.name].add(cpuMs, units(result), elapsedMs, redisCommands);
     requestsServed[s.name] += units(result);
     return result;
   };
@@ -532,6 +554,10 @@ async function main() {
       bare: closedBare,
       breakwater: closedBw,
       cpu_us_per_request: { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() },
+      redis_commands_per_request: {
+        bare: cpu.bare.redisPerUnit(),
+        breakwater: cpu.breakwater.redisPerUnit(),
+      },
       ratio: closedBw.rps / closedBare.rps,
       target_ratio_min: PLAN.targets.closedRatio,
       pass:
@@ -713,6 +739,7 @@ interface Report {
     ratio: number;
     target_ratio_min: number;
     cpu_us_per_request: CpuSplit;
+    redis_commands_per_request: Record<"bare" | "breakwater", Record<string, { calls: number; us: number }>>;
     pass: boolean;
   };
   ingest?: Record<string, unknown> & { durable: boolean; stored_rows: number; counted_events: number };
@@ -830,6 +857,16 @@ function printTable(r: Report) {
   if (c) {
     log(`  check closed  Breakwater: ${fmtCpu(c.cpu_us_per_request.breakwater)}`);
     log(`                bare:       ${fmtCpu(c.cpu_us_per_request.bare)}`);
+  }
+  if (c) {
+    const fmtRedis = (m: Record<string, { calls: number; us: number }>) =>
+      Object.entries(m)
+        .slice(0, 6)
+        .map(([name, v]) => `${name} ${v.calls}× ${v.us} µs`)
+        .join(", ");
+    log("  Redis time inside commands per check (closed loop; a script's inner calls are also listed):");
+    log(`                Breakwater: ${fmtRedis(c.redis_commands_per_request.breakwater)}`);
+    log(`                bare:       ${fmtRedis(c.redis_commands_per_request.bare)}`);
   }
   for (const [size, e] of ingestEntries(r)) {
     log(`  ingest ${size.padEnd(6)} Breakwater: ${fmtCpu(e.cpu_us_per_event.breakwater)}`);
