@@ -214,22 +214,27 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
       try {
         // close() stops fetching at once and resolves when active jobs have finished.
         await withTimeout(Promise.all(workers.map((w) => w.close())), grace, "waiting for active jobs");
+        await Promise.allSettled([queues.close(), jobs.close()]);
       } catch (err) {
+        // BullMQ's close(true) would return the pending graceful close, so nothing more is awaited
+        // here: the connections go below and the process exits; the stall check hands the
+        // abandoned jobs to another worker, and delivery claims keep them from being sent twice.
         clean = false;
-        log.warn(
-          { err: (err as Error).message },
-          "abandoning active jobs; the stall check will hand them to another worker",
-        );
-        await Promise.allSettled(workers.map((w) => w.close(true)));
+        log.warn({ err: (err as Error).message }, "abandoning active jobs");
       }
-      await Promise.allSettled([queues.close(), jobs.close()]);
-      // BullMQ never quits a connection it was given.
-      await closeRedis(connection);
-      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Idle keep-alive sockets (a scraper's, a probe's) would otherwise hold close() open.
-      server.closeAllConnections();
-      await serverClosed;
-      await base.db.$disconnect();
+      const rest = async () => {
+        // BullMQ never quits a connection it was given.
+        await closeRedis(connection);
+        const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Idle keep-alive sockets (a scraper's, a probe's) would otherwise hold close() open.
+        server.closeAllConnections();
+        await serverClosed;
+        await base.db.$disconnect();
+      };
+      await withTimeout(rest(), 3_000, "closing connections").catch((err: Error) => {
+        clean = false;
+        log.warn({ err: err.message }, "connections did not close in time");
+      });
       log.info({ clean }, "worker stopped");
       return { clean };
     })();
