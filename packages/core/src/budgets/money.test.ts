@@ -18,7 +18,7 @@ describe("money", () => {
   });
 
   it("refuses what is not a decimal", () => {
-    expect(() => usdToNanos("1e5")).toThrow(RangeError);
+    expect(() => usdToNanos("1e")).toThrow(RangeError);
     expect(() => usdToNanos(Number.NaN)).toThrow(RangeError);
   });
 
@@ -28,5 +28,15 @@ describe("money", () => {
     expect(nanosToUsd(0n)).toBe(0);
     expect(nanosToDecimalString(1_500_000_001n)).toBe("1.500000001");
     expect(nanosToDecimalString(-5n)).toBe("-0.000000005");
+  });
+});
+
+describe("usdToNanos with exponent notation", () => {
+  it("reads Decimal.js exponent strings exactly", () => {
+    expect(usdToNanos("1e-7")).toBe(100n);
+    expect(usdToNanos("2.5e-9")).toBe(3n);
+    expect(usdToNanos("1.5e3")).toBe(1_500_000_000_000n);
+    expect(usdToNanos("-4e-9")).toBe(-4n);
+    expect(usdToNanos({ toString: () => "1e-10" })).toBe(0n);
   });
 });

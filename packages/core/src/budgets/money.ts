@@ -17,7 +17,7 @@ export function usdToNanos(value: string | number | { toString(): string }): big
     // toFixed avoids exponent notation; 10 decimals keep the rounding digit.
     text = value.toFixed(10);
   } else {
-    text = value.toString().trim();
+    text = expandExponent(value.toString().trim());
   }
   const m = DECIMAL_RE.exec(text);
   if (!m) throw new RangeError(`Not a decimal USD amount: ${text}`);
@@ -27,6 +27,21 @@ export function usdToNanos(value: string | number | { toString(): string }): big
   let nanos = whole * NANOS_PER_USD + BigInt(frac.slice(0, 9));
   if (Number(frac[9]) >= 5) nanos += 1n;
   return negative ? -nanos : nanos;
+}
+
+/**
+ * Decimal.js (Prisma's Decimal) prints small and large values in exponent form ("1e-7"); rewrite
+ * such text as a plain decimal so no stored amount is unreadable.
+ */
+function expandExponent(text: string): string {
+  const m = /^(-)?(\d+)(?:\.(\d+))?e([+-]?\d+)$/i.exec(text);
+  if (!m) return text;
+  const sign = m[1] ?? "";
+  const digits = `${m[2]}${m[3] ?? ""}`;
+  const point = m[2]!.length + Number(m[4]);
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** Nano-dollars to a finite USD number for the wire (rounded to 9 decimals). */
