@@ -74,3 +74,4 @@ export * from "./fleet/fleet-status";
 export * from "./fleet/get-fleet-overview";
 export * from "./fleet/get-provider-health";
 export * from "./fleet/breaker-event-context";
+export * from "./webhooks/svix-endpoints";

@@ -5,6 +5,8 @@ import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import { limitExceeded, notFound } from "../errors";
 import { newId } from "../ids";
 import { generateWebhookSecret } from "./signing";
+import { usesSvix } from "./svix-delivery";
+import { svixCreateEndpoint } from "./svix-endpoints";
 import {
   endpointEventTypes,
   endpointProviders,
@@ -28,8 +30,10 @@ export const createWebhookEndpointInput = z.object({
 export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointInput>;
 
 /**
- * Adds a built-in webhook endpoint with a fresh whsec_ secret (returned once here, readable later
- * by admins). Admin role; refuses non-http(s) URLs and more endpoints than max_webhook_endpoints.
+ * Adds a webhook endpoint with a fresh whsec_ secret (returned here, readable later by admins): in
+ * Postgres for the built-in sender, or in the project's Svix application when Svix delivers (a
+ * project is then required). Admin role; refuses non-http(s) URLs and more endpoints than
+ * max_webhook_endpoints.
  */
 export async function createWebhookEndpoint(
   ctx: Ctx,
@@ -37,6 +41,7 @@ export async function createWebhookEndpoint(
 ): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
   const input = createWebhookEndpointInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixCreateEndpoint(ctx, input);
   if (input.projectId) {
     const p = await ctx.db.project.findUnique({
       where: { id: input.projectId },

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import type { Ctx } from "../context";
+import { usesSvix } from "./svix-delivery";
+import { svixDeleteEndpoint } from "./svix-endpoints";
 import { findTenantEndpoint, requireTenant } from "./webhook-endpoint-dto";
 
 export const deleteWebhookEndpointInput = z.object({
@@ -15,6 +17,7 @@ export async function deleteWebhookEndpoint(
 ): Promise<void> {
   const input = deleteWebhookEndpointInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixDeleteEndpoint(ctx, input.organizationId, input.endpointId);
   const e = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
   await ctx.db.$transaction(async (tx) => {
     await tx.webhookEndpoint.delete({ where: { id: e.id } });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
+import { usesSvix } from "./svix-delivery";
+import { svixGetEndpoint, svixGetSecret, svixListEndpoints } from "./svix-endpoints";
 import {
   findTenantEndpoint,
   requireTenant,
@@ -25,6 +27,7 @@ export async function listWebhookEndpoints(
 ): Promise<WebhookEndpointSummary[]> {
   const input = listWebhookEndpointsInput.parse(raw);
   requireTenant(ctx, input.organizationId, "viewer");
+  if (usesSvix(ctx.config)) return svixListEndpoints(ctx, input.organizationId, input.projectId);
   const rows = await ctx.db.webhookEndpoint.findMany({
     where: {
       organizationId: input.organizationId,
@@ -72,6 +75,7 @@ export async function getWebhookEndpoint(
 ): Promise<WebhookEndpointDto> {
   const input = webhookEndpointRefInput.parse(raw);
   requireTenant(ctx, input.organizationId, "viewer");
+  if (usesSvix(ctx.config)) return svixGetEndpoint(ctx, input.organizationId, input.endpointId);
   return toWebhookEndpointDto(await findTenantEndpoint(ctx, input.organizationId, input.endpointId));
 }
 
@@ -82,6 +86,7 @@ export async function getWebhookEndpointSecret(
 ): Promise<{ secret: string }> {
   const input = webhookEndpointRefInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixGetSecret(ctx, input.organizationId, input.endpointId);
   const e = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
   return { secret: e.secret };
 }

@@ -4,6 +4,8 @@ import type { Ctx } from "../context";
 import { conflict, invalid, notFound } from "../errors";
 import { newId } from "../ids";
 import { type AttemptResult, attemptDelivery } from "./builtin-delivery";
+import { usesSvix } from "./svix-delivery";
+import { svixReplay } from "./svix-endpoints";
 import { findTenantEndpoint, requireTenant } from "./webhook-endpoint-dto";
 
 export const replayWebhookMessageInput = z.object({
@@ -23,6 +25,7 @@ export async function replayWebhookMessage(
 ): Promise<AttemptResult> {
   const input = replayWebhookMessageInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixReplay(ctx, input.organizationId, input.eventId, input.endpointId);
   const event = await ctx.db.webhookEvent.findUnique({ where: { id: input.eventId } });
   if (!event || event.organizationId !== input.organizationId) throw notFound("Webhook message");
   const endpoint = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);

@@ -3,6 +3,8 @@ import { recordAudit } from "../audit/record-audit";
 import type { Ctx } from "../context";
 import { SECRET_ROTATION_GRACE_MS } from "./builtin-delivery";
 import { generateWebhookSecret } from "./signing";
+import { usesSvix } from "./svix-delivery";
+import { svixRotateSecret } from "./svix-endpoints";
 import { findTenantEndpoint, requireTenant } from "./webhook-endpoint-dto";
 
 export const rotateWebhookSecretInput = z.object({
@@ -20,6 +22,7 @@ export async function rotateWebhookSecret(
 ): Promise<{ secret: string; previousValidUntil: string }> {
   const input = rotateWebhookSecretInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixRotateSecret(ctx, input.organizationId, input.endpointId);
   const e = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
   const secret = generateWebhookSecret();
   const until = new Date(Date.now() + SECRET_ROTATION_GRACE_MS);

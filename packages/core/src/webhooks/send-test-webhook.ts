@@ -7,6 +7,8 @@ import {
 } from "../events/breaker-events";
 import { newId } from "../ids";
 import { type AttemptResult, attemptDelivery } from "./builtin-delivery";
+import { usesSvix } from "./svix-delivery";
+import { svixSendTest } from "./svix-endpoints";
 import { findTenantEndpoint, requireTenant } from "./webhook-endpoint-dto";
 
 export const sendTestWebhookInput = z.object({
@@ -26,6 +28,7 @@ export async function sendTestWebhook(
 ): Promise<AttemptResult & { eventId: string }> {
   const input = sendTestWebhookInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixSendTest(ctx, input.organizationId, input.endpointId, input.eventType);
   const endpoint = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
   const sample = BREAKER_EVENT_SAMPLES[input.eventType];
   const now = new Date();

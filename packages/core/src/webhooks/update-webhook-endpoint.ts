@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import type { Ctx } from "../context";
+import { usesSvix } from "./svix-delivery";
+import { svixUpdateEndpoint } from "./svix-endpoints";
 import {
   endpointEventTypes,
   endpointProviders,
@@ -30,6 +32,7 @@ export async function updateWebhookEndpoint(
 ): Promise<WebhookEndpointDto> {
   const input = updateWebhookEndpointInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
+  if (usesSvix(ctx.config)) return svixUpdateEndpoint(ctx, input);
   const before = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
   const row = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.webhookEndpoint.update({

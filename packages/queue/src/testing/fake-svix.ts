@@ -12,8 +12,9 @@ export interface SvixCall {
 }
 
 /**
- * A local HTTP server speaking the part of the Svix API the svix client calls for delivery:
- * application get-or-create, event types, message create, App Portal access. svix-server itself
+ * A local HTTP server speaking the part of the Svix API the svix client calls: application
+ * get-or-create, event types, message create and resend, endpoints (CRUD, secret, rotate, send
+ * example), App Portal access. svix-server itself
  * cannot run here; this asserts what Breakwater sends and lets tests script Svix's answers.
  */
 export interface FakeSvix {
@@ -30,6 +31,21 @@ export async function startFakeSvix(port: number): Promise<FakeSvix> {
   const eventTypes = new Map<string, unknown>();
   const messages = new Map<string, string>(); // eventId → msg id
   const scripted = new Map<string, number[]>();
+  type FakeEndpoint = {
+    id: string;
+    url: string;
+    description: string;
+    filterTypes: string[] | null;
+    channels: string[] | null;
+    disabled: boolean;
+    version: number;
+    metadata: Record<string, string>;
+    createdAt: string;
+    updatedAt: string;
+    secret: string;
+  };
+  const endpoints = new Map<string, FakeEndpoint[]>();
+  let endpointSeq = 0;
   const now = () => new Date().toISOString();
 
   const server: Server = createServer((req, res) => {
@@ -112,6 +128,75 @@ export async function startFakeSvix(port: number): Promise<FakeSvix> {
           timestamp: now(),
         });
       }
+      m = match(/^\/api\/v1\/app\/([^/]+)\/endpoint(?:\/([^/]+))?(\/secret(?:\/rotate)?|\/send-example)?$/);
+      if (m) {
+        const appUid = decodeURIComponent(m[1]!);
+        if (![...apps.values()].some((a) => a.uid === appUid))
+          return send(404, { code: "not_found", detail: "app" });
+        const list = endpoints.get(appUid) ?? [];
+        endpoints.set(appUid, list);
+        const epId = m[2] ? decodeURIComponent(m[2]) : undefined;
+        const ep = epId ? list.find((e) => e.id === epId) : undefined;
+        if (epId && !ep) return send(404, { code: "not_found", detail: "endpoint" });
+        const sub = m[3];
+        if (!epId && req.method === "GET")
+          return send(200, { data: list.map(({ secret: _, ...e }) => e), done: true, iterator: null });
+        if (!epId && req.method === "POST") {
+          const created = {
+            id: `ep_${++endpointSeq}`,
+            url: String(body?.url),
+            description: String(body?.description ?? ""),
+            filterTypes: (body?.filterTypes as string[] | null) ?? null,
+            channels: (body?.channels as string[] | null) ?? null,
+            disabled: Boolean(body?.disabled),
+            version: 1,
+            metadata: {},
+            createdAt: now(),
+            updatedAt: now(),
+            secret: `whsec_${Buffer.from(`fake-secret-${endpointSeq}`).toString("base64")}`,
+          };
+          list.push(created);
+          const { secret: _, ...out } = created;
+          return send(201, out);
+        }
+        if (ep && !sub && req.method === "GET") return send(200, { ...ep, secret: undefined });
+        if (ep && !sub && req.method === "PATCH") {
+          for (const k of ["url", "description", "filterTypes", "channels", "disabled"] as const) {
+            if (body && k in body) (ep as Record<string, unknown>)[k] = body[k];
+          }
+          ep.updatedAt = now();
+          return send(200, { ...ep, secret: undefined });
+        }
+        if (ep && !sub && req.method === "DELETE") {
+          endpoints.set(
+            appUid,
+            list.filter((e) => e !== ep),
+          );
+          call.status = 204;
+          res.writeHead(204);
+          return res.end();
+        }
+        if (ep && sub === "/secret" && req.method === "GET") return send(200, { key: ep.secret });
+        if (ep && sub === "/secret/rotate" && req.method === "POST") {
+          ep.secret = `whsec_${Buffer.from(`rotated-${++endpointSeq}`).toString("base64")}`;
+          call.status = 204;
+          res.writeHead(204);
+          return res.end();
+        }
+        if (ep && sub === "/send-example" && req.method === "POST") {
+          return send(202, {
+            id: `msg_example_${++endpointSeq}`,
+            eventType: body?.eventType,
+            payload: {},
+            timestamp: now(),
+          });
+        }
+      }
+      m =
+        req.method === "POST"
+          ? match(/^\/api\/v1\/app\/([^/]+)\/msg\/([^/]+)\/endpoint\/([^/]+)\/resend$/)
+          : null;
+      if (m) return send(202, {});
       m = req.method === "POST" ? match(/^\/api\/v1\/auth\/app-portal-access\/([^/]+)$/) : null;
       if (m) {
         return send(200, { url: `https://app.svix.com/login#key=fake-${m[1]}`, token: "appsk_fake" });
