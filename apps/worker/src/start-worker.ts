@@ -109,6 +109,9 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
       connection,
       prefix: queuePrefix(config, name),
       concurrency: JOBS[name].concurrency(config),
+      // Measured: an idle worker picks a new job up in 1–6 ms with drainDelay 5 s or 1 s alike
+      // (BullMQ wakes the blocked worker through a marker key), and delayed jobs start ≤ ~100 ms
+      // late either way; so BullMQ's 5 s default stays — fewer idle round trips to Redis.
       drainDelay: opts.drainDelaySeconds ?? 5,
       // A killed worker's jobs return to the queue after at most lockDuration + stalledInterval.
       lockDuration: 30_000,
