@@ -129,6 +129,17 @@ async function assertExactlyOnce(
   expect(episodes.size).toBe(expectedPairs);
   for (const types of episodes.values())
     expect(types.sort()).toEqual(["circuit_breaker_closed", "circuit_breaker_opened"]);
+  // In order per episode: the closed message is acknowledged only after its opened one.
+  const ackAt = new Map<string, number>();
+  for (const [id, rs] of byId) ackAt.set(id, rs.find((r) => r.answered === 200)?.receivedAt ?? Number.NaN);
+  for (const p of payloads.filter((x) => x.type === "circuit_breaker_closed")) {
+    const opened = payloads.find(
+      (x) => x.type === "circuit_breaker_opened" && x.data.episode_id === p.data.episode_id,
+    );
+    expect(ackAt.get(opened?.data.event_id ?? "")).toBeLessThanOrEqual(
+      ackAt.get(p.data.event_id) ?? Number.NaN,
+    );
+  }
   return { payloads, redelivered, requests: got.length };
 }
 

@@ -214,6 +214,38 @@ describe("built-in delivery", () => {
     expect(mine(late)).toHaveLength(1);
   });
 
+  it("a closed message waits for its episode's opened message to reach the endpoint first", async () => {
+    const { project } = await setup();
+    const opened = await openBreaker(project.id, "openai", "order-1");
+    clock += 1000;
+    const closed = (
+      await recordBreakerReport(deps, {
+        projectId: project.id,
+        provider: "openai",
+        sdkInstanceId: "order-1",
+        state: "closed",
+        failureCount: 0,
+        successCount: 3,
+        reportedAt: new Date(clock),
+      })
+    ).eventIds[0]!;
+    // The closed job runs first (e.g. the opened one is still queued): nothing is sent.
+    const early = await deliverWebhookEvent(deps, { eventId: closed });
+    expect(early).toMatchObject({ status: "retry", attempts: [] });
+    expect(mine(closed)).toHaveLength(0);
+    expect(await deliverWebhookEvent(deps, { eventId: opened })).toMatchObject({ outcome: "delivered" });
+    await deps.db.webhookDelivery.updateMany({
+      where: { eventId: closed },
+      data: { nextAttemptAt: new Date() },
+    });
+    expect(await deliverWebhookEvent(deps, { eventId: closed })).toMatchObject({ outcome: "delivered" });
+    expect(mine(opened)[0]!.receivedAt).toBeLessThanOrEqual(mine(closed)[0]!.receivedAt);
+    // Waiting cost no attempt.
+    expect(
+      (await deps.db.webhookDelivery.findFirstOrThrow({ where: { eventId: closed } })).attemptCount,
+    ).toBe(1);
+  });
+
   it("refuses endpoint URLs that are not http(s)", async () => {
     const { org } = await seedProject(deps, "team");
     for (const url of ["ftp://example.com/x", "javascript:alert(1)", "file:///etc/passwd", "not a url"]) {

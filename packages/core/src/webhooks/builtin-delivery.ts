@@ -289,6 +289,30 @@ export async function attemptDelivery(
   return sendClaimed(deps, claimed, args.event, args.trigger, args.options);
 }
 
+/**
+ * For a closed event: the endpoints whose copy of the episode's opened message is still pending,
+ * with its next attempt time ("*" = every endpoint, when the opened message has not been fanned
+ * out yet). Empty when the opened message was not deliverable or has finished everywhere.
+ */
+async function openedStillPending(deps: Deps, event: DeliveryEvent): Promise<Map<string, Date | null>> {
+  const episodeId = (event.payload as { data?: { episode_id?: string } })?.data?.episode_id;
+  const waits = new Map<string, Date | null>();
+  if (!episodeId) return waits;
+  const rows = await deps.db.$queryRaw<
+    { endpoint_id: string | null; status: string | null; next_attempt_at: Date | null }[]
+  >`
+    SELECT d.endpoint_id, d.status, d.next_attempt_at
+    FROM webhook_events e
+    JOIN webhook_outbox o ON o.event_id = e.id AND o.completed_at IS NULL
+    LEFT JOIN webhook_deliveries d ON d.event_id = e.id
+    WHERE e.episode_id = ${episodeId} AND e.type = 'circuit_breaker_opened' AND e.id <> ${event.id}`;
+  for (const r of rows) {
+    if (r.endpoint_id === null) waits.set("*", null);
+    else if (r.status === "pending") waits.set(r.endpoint_id, r.next_attempt_at);
+  }
+  return waits;
+}
+
 export interface BuiltinOutcome {
   /** null when every delivery has finished; otherwise when the next one is due. */
   retryAt: Date | null;
@@ -323,8 +347,18 @@ export async function deliverBuiltin(
 
   const holdMs = (options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
   const claimed = await claimDeliveries(deps, { eventId: event.id }, "scheduled", holdMs);
+  const waitFor = event.type === "circuit_breaker_closed" ? await openedStillPending(deps, event) : new Map();
   const attempts = await Promise.all(
     claimed.map(async (d) => {
+      const openedDue = waitFor.get(d.endpoint_id) ?? waitFor.get("*");
+      if (openedDue !== undefined) {
+        // The episode's opened message has not reached this endpoint yet: the closed one waits
+        // for it (no attempt spent), so a receiver hears about an episode in order.
+        const at = new Date(Math.max(Date.now() + 1_000, openedDue?.getTime() ?? 0));
+        await deps.db.$executeRaw`
+          UPDATE webhook_deliveries SET next_attempt_at = ${at}, claimed_until = NULL WHERE id = ${d.id}`;
+        return null;
+      }
       if (!d.enabled) {
         // Disabled since the fan-out: this message is skipped for it, not retried.
         await deps.db.$executeRaw`
