@@ -17,15 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FleetKey, fleetScript, playRounds } from "./fleet-script";
 import { harnessConfig, producerDeps, spawnWorker, sysCtx, type WorkerProcess } from "./worker-harness";
 
-const HEALTH_PORT = 3320;
 const secretsByProject = new Map<string, string>();
 let redis: PrivateRedis;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  redis = await startPrivateRedis(3380);
+  redis = await startPrivateRedis();
   receiver = await startWebhookReceiver({
-    port: 3311,
+    port: 0,
     // A customer's receiver: every request must verify with svix's Webhook.verify.
     verify: (body, headers) => {
       const projectId = (JSON.parse(body) as { data: { project_id: string } }).data.project_id;
@@ -149,7 +148,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
   }, async () => {
     const config = harnessConfig(redis.url, { BREAKER_STALE_SECONDS: "10" });
     const deps = producerDeps(config);
-    const worker = await spawnWorker(config, HEALTH_PORT);
+    const worker = await spawnWorker(config);
     try {
       const fleet = await seedFleet(deps);
       const { rounds, expectedPairs } = fleetScript();
@@ -164,7 +163,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
       expect(expired.map((p) => p.data.sdk_instance_id)).toEqual([`i1-${fleet.suffix}`]);
       expect(expired[0]?.data.provider).toBe("anthropic");
 
-      const metrics = await (await fetch(`http://127.0.0.1:${HEALTH_PORT}/metrics`)).text();
+      const metrics = await (await fetch(`http://127.0.0.1:${worker.port}/metrics`)).text();
       expect(metrics).toMatch(/breakwater_queue_jobs\{queue="webhook-deliver",state="delayed"\} \d+/);
       expect(metrics).toMatch(
         /breakwater_webhook_deliveries_total\{backend="builtin",outcome="delivered"\} (\d+)/,
@@ -183,7 +182,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
   }, async () => {
     const config = harnessConfig(redis.url, { BREAKER_STALE_SECONDS: "10" });
     const deps = producerDeps(config);
-    let worker: WorkerProcess = await spawnWorker(config, HEALTH_PORT);
+    let worker: WorkerProcess = await spawnWorker(config);
     const fleet = await seedFleet(deps);
     let killed = false;
     let restarted: Promise<WorkerProcess> | undefined;
@@ -193,7 +192,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
       await new Promise((r) => setTimeout(r, 300)); // let a few more requests get in flight
       killed = true;
       await worker.stop("SIGKILL");
-      restarted = spawnWorker(config, HEALTH_PORT);
+      restarted = spawnWorker(config);
       worker = await restarted;
     };
     let killing: Promise<void> | undefined;
@@ -222,7 +221,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
   it("still exactly once when Redis restarts empty mid-run", { timeout: 180_000 }, async () => {
     const config = harnessConfig(redis.url, { BREAKER_STALE_SECONDS: "10" });
     const deps = producerDeps(config);
-    const worker = await spawnWorker(config, HEALTH_PORT);
+    const worker = await spawnWorker(config);
     try {
       const fleet = await seedFleet(deps);
       const { rounds, expectedPairs } = fleetScript();
@@ -231,7 +230,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
       receiver.setBehaviour(() => ({ status: 200, delayMs: 400 }));
       await playRounds(deps, rounds.slice(0, 4), fleet.resolve, t0);
       await redis.stop(true);
-      const down = await fetch(`http://127.0.0.1:${HEALTH_PORT}/healthz`);
+      const down = await fetch(`http://127.0.0.1:${worker.port}/healthz`);
       expect(down.status).toBe(503);
       // Reports keep arriving while Redis is down: their enqueue fails fast, the outbox keeps them.
       await playRounds(deps, rounds.slice(4, 6), fleet.resolve, t0);
@@ -241,7 +240,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
       console.log(
         `Redis restart run: ${r.requests} requests for ${expectedPairs * 2} events; redelivered: ${r.redelivered.length}`,
       );
-      const up = await fetch(`http://127.0.0.1:${HEALTH_PORT}/healthz`);
+      const up = await fetch(`http://127.0.0.1:${worker.port}/healthz`);
       expect(up.status).toBe(200);
       // The jobs Redis lost came back through the outbox sweeper.
       expect(worker.logs.join("")).toMatch(/"added":[1-9]/);
@@ -260,7 +259,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
   }, async () => {
     const config = harnessConfig(redis.url);
     const deps = producerDeps(config);
-    const worker = await spawnWorker(config, HEALTH_PORT);
+    const worker = await spawnWorker(config);
     try {
       const sys = sysCtx(deps);
       const fleet = await seedFleet(deps, "free", false);

@@ -12,25 +12,25 @@ describe("worker shutdown", () => {
   it("SIGTERM: idle worker exits 0 at once; with a hanging delivery it exits after the bounded wait", {
     timeout: 60_000,
   }, async () => {
-    const redis = await startPrivateRedis(3386);
+    const redis = await startPrivateRedis();
     // Hangs only on this run's project: leftovers of earlier runs in the shared test database are
     // retried by any worker and must not make the "idle" worker busy.
     let hangFor = "none";
     const receiver = await startWebhookReceiver({
-      port: 3313,
+      port: 0,
       verify: () => true,
       behaviour: ({ body }) => (body.includes(hangFor) ? "hang" : { status: 200 }),
     });
     const config = harnessConfig(redis.url);
     const deps = producerDeps(config);
     try {
-      let worker = await spawnWorker(config, 3323);
+      let worker = await spawnWorker(config);
       let t = Date.now();
       expect(await worker.stop("SIGTERM")).toBe(0);
       const idleStop = Date.now() - t;
       expect(idleStop).toBeLessThan(3_000);
 
-      worker = await spawnWorker(config, 3323);
+      worker = await spawnWorker(config);
       const sys = sysCtx(deps);
       const org = await createOrganization(sys, { name: `Shutdown ${Date.now()}`, planSlug: "team" });
       const project = await createProject(sys, { organizationId: org.id, name: "svc" });

@@ -15,12 +15,12 @@ let worker: RunningWorker;
 let deps: ReturnType<typeof producerDeps>;
 
 beforeAll(async () => {
-  redis = await startPrivateRedis(3382);
-  svix = await startFakeSvix(3331);
+  redis = await startPrivateRedis();
+  svix = await startFakeSvix(0);
   const config = harnessConfig(redis.url, {
     SVIX_API_KEY: "testsk_fake",
     SVIX_SERVER_URL: svix.url,
-    WORKER_HEALTH_PORT: "3321",
+    WORKER_HEALTH_PORT: "0",
     LOG_LEVEL: "silent",
   });
   deps = producerDeps(config);

@@ -6,6 +6,7 @@ import { type Config, parseConfig } from "@breakwater/config";
 import { type Deps, systemCtx } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
 import { createJobsClient } from "@breakwater/queue";
+import { freePort } from "@breakwater/queue/testing";
 import { pino } from "pino";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,6 +40,8 @@ export const sysCtx = (deps: Deps) => systemCtx(deps);
 
 export interface WorkerProcess {
   proc: ChildProcess;
+  /** Its /healthz and /metrics port. */
+  port: number;
   logs: string[];
   /** Sends a signal and waits for the process to exit; resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -47,9 +50,10 @@ export interface WorkerProcess {
 /** Starts `apps/worker/src/main.ts` as a real process and waits until /healthz answers 200. */
 export async function spawnWorker(
   config: Config,
-  healthPort: number,
+  port?: number,
   env: Record<string, string> = {},
 ): Promise<WorkerProcess> {
+  const healthPort = port ?? (await freePort());
   // node --import tsx: one process (the tsx CLI would put a parent in front of it), so a
   // SIGKILL hits the worker itself, like the OOM killer would.
   const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
@@ -94,6 +98,7 @@ export async function spawnWorker(
   }
   return {
     proc,
+    port: healthPort,
     logs,
     async stop(signal = "SIGTERM") {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);

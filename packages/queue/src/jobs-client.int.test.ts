@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queuePrefix } from "./catalogue";
 import { closeRedis, createRedis } from "./connection";
 import { createJobsClient, type JobsClient } from "./jobs-client";
+import { freePort } from "./testing/ports";
 import { type PrivateRedis, startPrivateRedis } from "./testing/private-redis";
 
 const evt = () =>
@@ -16,7 +17,7 @@ describe("jobs client", () => {
   let cfg: ReturnType<typeof config>;
 
   beforeAll(async () => {
-    redis = await startPrivateRedis(3390);
+    redis = await startPrivateRedis();
     cfg = config();
     jobs = createJobsClient(cfg);
   });
@@ -75,7 +76,7 @@ describe("jobs client", () => {
   });
 
   it("a producer fails fast while Redis is down instead of hanging", async () => {
-    const down = createJobsClient({ ...cfg, REDIS_URL: "redis://127.0.0.1:3391/0" });
+    const down = createJobsClient({ ...cfg, REDIS_URL: `redis://127.0.0.1:${await freePort()}/0` });
     const t0 = Date.now();
     await expect(
       Promise.race([

@@ -4,8 +4,8 @@
  * transition, event and outbox row and enqueues; a real worker process (apps/worker) delivers
  * signed requests to a local receiver that verifies each one with svix's Webhook.verify.
  *
- * Postgres: DATABASE_URL (must be migrated). Redis: a private redis-server on port 3383, so the
- * run never touches a shared Redis. Options: --events N (latency phase, default 400),
+ * Postgres: DATABASE_URL (must be migrated). Redis: a private redis-server on a free port of
+ * 3340–3399, so the run never touches a shared Redis. Options: --events N (latency phase, default 400),
  * --rate R (event-firing reports/s in the latency phase, default 20 — a fleet-wide breaker storm), --burst N (throughput phase, default
  * 2000), --trickle N (idle-worker wake-ups, 1 report/s, default 10), --keep (keep the bench org).
  */
@@ -25,7 +25,7 @@ import {
 } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
 import { createJobsClient } from "@breakwater/queue";
-import { startPrivateRedis, startWebhookReceiver } from "@breakwater/queue/testing";
+import { freePort, startPrivateRedis, startWebhookReceiver } from "@breakwater/queue/testing";
 import { pino } from "pino";
 import { Webhook } from "svix";
 
@@ -41,7 +41,6 @@ const RATE = opt("rate", 20);
 const BURST = opt("burst", 2000);
 const TRICKLE = opt("trickle", 10);
 const KEEP = args.includes("--keep");
-const PORTS = { redis: 3383, receiver: 3312, worker: 3322 };
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return Number.NaN;
@@ -52,6 +51,7 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const port = env.WORKER_HEALTH_PORT;
   // --profile writes a V8 CPU profile of the worker to tooling/bench/webhooks/results/.
   const profile = args.includes("--profile")
     ? ["--cpu-prof", `--cpu-prof-dir=${path.join(here, "results")}`]
@@ -63,7 +63,7 @@ async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
   });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${PORTS.worker}/healthz`)
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
       .then(async (r) => r.status === 200 && ((await r.json()) as { pid: number }).pid === proc.pid)
       .catch(() => false);
     if (ok) return proc;
@@ -74,7 +74,8 @@ async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
 
 async function main() {
   const base = getConfig();
-  const redis = await startPrivateRedis(PORTS.redis);
+  const redis = await startPrivateRedis();
+  const workerPort = await freePort();
   const config = parseConfig({
     ...processEnv(),
     REDIS_URL: redis.url,
@@ -104,7 +105,7 @@ async function main() {
   let duplicates = 0;
   let lastReceipt = 0;
   const receiver = await startWebhookReceiver({
-    port: PORTS.receiver,
+    port: 0,
     verify: (body, headers) => new Webhook(secret).verify(body, headers),
     onReceive: (r) => {
       if (!r.verified) failedVerify++;
@@ -133,7 +134,7 @@ async function main() {
       DATABASE_URL: config.DATABASE_URL,
       REDIS_URL: config.REDIS_URL,
       QUEUE_PREFIX: config.QUEUE_PREFIX,
-      WORKER_HEALTH_PORT: String(PORTS.worker),
+      WORKER_HEALTH_PORT: String(workerPort),
       LOG_LEVEL: "warn",
     };
     worker = await spawnWorker(workerEnv);

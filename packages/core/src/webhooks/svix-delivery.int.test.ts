@@ -1,4 +1,4 @@
-import { type FakeSvix, startFakeSvix } from "@breakwater/queue/testing";
+import { type FakeSvix, freePort, startFakeSvix } from "@breakwater/queue/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedProject, testDeps } from "../fleet/fleet-test-helpers";
 import { recordBreakerReport } from "../fleet/record-breaker-report";
@@ -9,7 +9,7 @@ let svix: FakeSvix;
 let deps: ReturnType<typeof testDeps>;
 
 beforeAll(async () => {
-  svix = await startFakeSvix(3330);
+  svix = await startFakeSvix(0);
   deps = testDeps({ SVIX_API_KEY: "testsk_fake", SVIX_SERVER_URL: svix.url });
 });
 afterAll(async () => {
@@ -119,7 +119,10 @@ describe("Svix backend", () => {
       outcome: "delivered",
     });
 
-    const offline = { ...deps, config: { ...deps.config, SVIX_SERVER_URL: "http://127.0.0.1:3339" } };
+    const offline = {
+      ...deps,
+      config: { ...deps.config, SVIX_SERVER_URL: `http://127.0.0.1:${await freePort()}` },
+    };
     const second = await newEvent();
     expect(await deliverWebhookEvent(offline, { eventId: second.eventId })).toMatchObject({
       status: "retry",

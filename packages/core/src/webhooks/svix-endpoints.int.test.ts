@@ -17,7 +17,7 @@ let deps: ReturnType<typeof testDeps>;
 let sys: Ctx;
 
 beforeAll(async () => {
-  svix = await startFakeSvix(3332);
+  svix = await startFakeSvix(0);
   deps = testDeps({ SVIX_API_KEY: "testsk_fake", SVIX_SERVER_URL: svix.url });
   sys = systemCtx(deps);
 });

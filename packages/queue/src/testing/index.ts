@@ -1,3 +1,4 @@
 export * from "./fake-svix";
+export * from "./ports";
 export * from "./private-redis";
 export * from "./webhook-receiver";

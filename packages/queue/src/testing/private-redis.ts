@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createConnection } from "node:net";
+import { freePort } from "./ports";
 
 /** A throwaway redis-server for tests that must restart or wipe Redis (never the shared one). */
 export interface PrivateRedis {
@@ -31,8 +32,12 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
   });
 }
 
-/** Starts `redis-server --port <port> --save "" --appendonly no` and waits until it accepts connections. */
-export async function startPrivateRedis(port: number): Promise<PrivateRedis> {
+/**
+ * Starts `redis-server --port <port> --save "" --appendonly no` (a free port of the test range when
+ * none is given) and waits until it accepts connections.
+ */
+export async function startPrivateRedis(requested?: number): Promise<PrivateRedis> {
+  const port = requested ?? (await freePort());
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(
@@ -52,6 +57,10 @@ export async function startPrivateRedis(port: number): Promise<PrivateRedis> {
       { stdio: "ignore" },
     );
     await waitForPort(port, 5_000);
+    // Someone else's server on that port would answer too: make sure ours is the one running.
+    await new Promise((r) => setTimeout(r, 50));
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`redis-server could not use port ${port}`);
   };
   const stop = async (hard = false) => {
     const c = child;
