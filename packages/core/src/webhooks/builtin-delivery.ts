@@ -354,7 +354,7 @@ export async function deliverBuiltin(
       if (openedDue !== undefined) {
         // The episode's opened message has not reached this endpoint yet: the closed one waits
         // for it (no attempt spent), so a receiver hears about an episode in order.
-        const at = new Date(Math.max(Date.now() + 1_000, openedDue?.getTime() ?? 0));
+        const at = new Date(Math.max(Date.now() + 250, openedDue?.getTime() ?? 0));
         await deps.db.$executeRaw`
           UPDATE webhook_deliveries SET next_attempt_at = ${at}, claimed_until = NULL WHERE id = ${d.id}`;
         return null;
