@@ -30,6 +30,7 @@ import {
   type TokenDetailsInput,
 } from "@breakwater/core";
 import { sharedDb } from "@breakwater/db";
+import { createJobsClient } from "@breakwater/queue";
 import { Redis } from "ioredis";
 import pg from "pg";
 import type { Logger } from "pino";
@@ -169,6 +170,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   }
   const pricing = budgetPricingFromCatalogue(holder);
   const budgetDeps: BudgetDeps = { db, config, log, redis, pricing, bus };
+  // Breaker transitions that fire are handed to the worker at once (jobId = event id); without
+  // this the outbox sweeper would still deliver them, but seconds later.
+  const jobs = createJobsClient(config);
 
   const auth = createApiKeyAuthenticator({ db, bus });
   const usage = createKeyUsageTracker({ db, log });
@@ -209,7 +213,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
         estimatedInputTokens: input.estimatedInputTokens,
       }) as Record<string, number>,
     ingest: (input) => ingestMetadataEvents(ingestDeps, input),
-    recordBreakerReport: (input) => recordBreakerReport({ db, config, log, redis }, input),
+    recordBreakerReport: (input) => recordBreakerReport({ db, config, log, redis, jobs }, input),
     recordUntrackedSurfaces: (projectId, items) => recordUntrackedSurfaces({ db }, projectId, items),
     readiness: async () => {
       const [postgres, r] = await Promise.all([
@@ -242,6 +246,10 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
       await within(unsubscribePrices?.().catch(() => undefined) ?? Promise.resolve(), 500);
       await within(
         bus.stop().catch(() => undefined),
+        500,
+      );
+      await within(
+        jobs.close().catch(() => undefined),
         500,
       );
       subscriber.disconnect();
