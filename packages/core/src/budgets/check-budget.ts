@@ -74,7 +74,7 @@ export async function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Prom
   for (let attempt = 0; attempt < 3; attempt++) {
     const reply = await evaluate(deps, runtime, input, estimate, fold);
     if (reply[0] !== "REBUILD") return toResult(runtime, input.agentRunId ?? null, reply);
-    await ensureBudgetBuilt(deps, runtime, reply.slice(1));
+    await ensureBudgetBuilt(deps, runtime, reply.slice(1).map(String));
   }
   throw budgetUnavailable(new Error("budget counters kept disappearing during the check"));
 }
@@ -85,7 +85,7 @@ async function evaluate(
   input: z.output<typeof checkBudgetInput>,
   estimate: bigint | null,
   fold: bigint,
-): Promise<string[]> {
+): Promise<CheckReply> {
   const nowMs = Date.now();
   const windows = currentWindows(new Date(nowMs));
   const keys = budgetKeys(runtime.projectId);
@@ -128,24 +128,36 @@ async function evaluate(
     rules.length,
   ];
   for (const r of rules) args.push(r.ref, PERIOD_CODE[r.period], r.limitNanos.toString());
-  const reply = await withRedis(deps.redis, () => runScript(deps.redis, CHECK_SCRIPT, scriptKeys, args));
-  return (reply as unknown[]).map(String);
+  return (await withRedis(deps.redis, () =>
+    runScript(deps.redis, CHECK_SCRIPT, scriptKeys, args),
+  )) as CheckReply;
+}
+
+/**
+ * The check script's reply: `["REBUILD", marker…]`, or [verdict, code, mode, limit, used, remaining,
+ * reservation id] with amounts as integer replies (decimal text beyond ±9e15).
+ */
+type CheckReply = (string | number)[];
+
+/** A reply amount in nano-dollars (integer reply, or exact decimal text for huge values). */
+function replyNanos(v: string | number | undefined): bigint | number {
+  return typeof v === "number" ? v : BigInt(v ?? "0");
 }
 
 function toResult(
   runtime: ProjectBudgetRuntime,
   agentRunId: string | null,
-  reply: string[],
+  reply: CheckReply,
 ): CheckBudgetResult {
   const [verdict, code, mode, limit, used, remaining, resId] = reply;
   const stopped = code === "run_stopped";
   return {
     allowed: verdict === "A",
     mode: mode === "h" ? "hard_deny" : mode === "a" ? "alert_only" : runtime.mode,
-    remainingBudget: stopped ? 0 : Math.max(0, nanosToUsd(BigInt(remaining ?? "0"))),
-    budgetLimit: nanosToUsd(BigInt(limit ?? "0")),
-    currentUsage: nanosToUsd(BigInt(used ?? "0")),
-    reservationId: verdict === "A" && resId ? resId : null,
+    remainingBudget: stopped ? 0 : Math.max(0, nanosToUsd(replyNanos(remaining))),
+    budgetLimit: nanosToUsd(replyNanos(limit)),
+    currentUsage: nanosToUsd(replyNanos(used)),
+    reservationId: verdict === "A" && resId ? String(resId) : null,
     deniedByPeriod: verdict === "A" ? null : (code as DeniedBy),
     runControl:
       stopped && agentRunId ? { reason: runtime.stoppedRuns.get(agentRunId) ?? "manual_kill" } : null,

@@ -4,41 +4,45 @@ import type { Redis } from "ioredis";
 /**
  * The budget engine's Lua scripts. Each one is a single atomic step on one project's keys (one
  * cluster slot thanks to the `{projectId}` hash tag). Amounts are integer nano-dollars passed as
- * decimal strings and formatted back with %.0f: Redis would otherwise stringify large Lua numbers
- * in exponent notation, which INCRBY rejects.
+ * decimal strings. Text handed back to Redis is either such a string, unchanged, or formatted with
+ * %.0f: Redis would otherwise stringify large Lua numbers in exponent notation, which INCRBY rejects.
  *
  * Scope keys named inside records (a reservation's run and tag-rule counters, a confirm's
  * provisional targets) are derived from the project prefix of KEYS[1]; they share the hash tag,
  * so they live in the slot of the declared keys.
  */
 
-const COMMON = `
+// Helpers of every script that moves holds. Amounts stay the decimal strings they arrived as
+// (ARGV, hold records) wherever Redis needs text: formatting a Lua number costs more than the
+// Redis command it feeds.
+const HOLDS = `
 local function fmt(n) return string.format('%.0f', n) end
 local function num(v) if v then return tonumber(v) or 0 end return 0 end
-local prefix = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is always <prefix>built
+
+-- A reply amount: an integer reply while exact as a double, else decimal text.
+local function amount_reply(n)
+  if n > -9e15 and n < 9e15 then return n end
+  return fmt(n)
+end
 
 local function split_ref(ref)
   local r, p = string.match(ref, '^(.*):(%a)$')
   return r, p
 end
 
-local function sub_field(sums, field, amount)
-  if amount == 0 then return end
-  local left = redis.call('HINCRBY', sums, field, fmt(-amount))
-  if left <= 0 then redis.call('HDEL', sums, field) end
-end
-
 -- Hold records are "amount|ref:p,ref:p|runId": rule refs never contain '|' or ',', and the
 -- run id (any characters) comes last.
-local function encode_hold(amount, refs, run)
-  return fmt(amount) .. '|' .. table.concat(refs, ',') .. '|' .. run
-end
-
 local function decode_hold(raw)
   local a, t, r = string.match(raw, '^(%d+)|([^|]*)|(.*)$')
   local refs = {}
   for ref in string.gmatch(t, '[^,]+') do refs[#refs + 1] = ref end
-  return {a = tonumber(a), t = refs, r = r}
+  return {a = tonumber(a), s = a, t = refs, r = r}
+end
+
+-- Takes a released hold's amount (number n, its text s) out of one held sum.
+local function sub_field(sums, field, n, s)
+  local left = redis.call('HINCRBY', sums, field, '-' .. s)
+  if left <= 0 then redis.call('HDEL', sums, field) end
 end
 
 -- Removes a hold (reservation or uncounted-tally hold) and returns its decoded record, or nil.
@@ -49,11 +53,13 @@ local function release(holds, recs, sums, id)
   redis.call('HDEL', recs, id)
   local rec = decode_hold(raw)
   local a = rec.a
-  sub_field(sums, 'p', a)
-  if rec.r ~= '' then sub_field(sums, 'r:' .. rec.r, a) end
-  for _, ref in ipairs(rec.t) do
-    local r = split_ref(ref)
-    sub_field(sums, 't:' .. r, a)
+  if a ~= 0 then
+    sub_field(sums, 'p', a, rec.s)
+    if rec.r ~= '' then sub_field(sums, 'r:' .. rec.r, a, rec.s) end
+    for _, ref in ipairs(rec.t) do
+      local r = split_ref(ref)
+      sub_field(sums, 't:' .. r, a, rec.s)
+    end
   end
   return rec
 end
@@ -62,6 +68,10 @@ local function release_expired(holds, recs, sums, now)
   local expired = redis.call('ZRANGEBYSCORE', holds, '-inf', now, 'LIMIT', 0, 256)
   for _, id in ipairs(expired) do release(holds, recs, sums, id) end
 end
+`;
+
+const COMMON = `${HOLDS}
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is always <prefix>built
 
 -- Drops expired members of a ZSET and their fields in a companion HASH (bounded per call).
 local function expire_map(zset, hash, now)
@@ -80,27 +90,34 @@ end
  * 7-9 limits d/w/m (-1 = none), 10 run id, 11 run cap (-1 = none), 12 run stopped (1|0),
  * 13 fold amount, 14 fold hold id, 15 fold expiry, 16 refresh TTLs (0 | marker ttl ms),
  * 17 holds ttl ms, 18 tag rule count, then per rule: ref, period code, limit.
- * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a, limit, used, remaining, res id}.
- * Reads go through one HMGET/MGET per hash so the common allow costs seven Redis calls.
+ * Amounts (3, 7-9, 11, 13, per-rule limits) are canonical non-negative integer text (or -1).
+ * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a, limit, used, remaining, res id};
+ * amounts are integer replies, or decimal text beyond ±9e15.
+ * Only what a verdict needs is read: usage of the windows that have a limit, the run's spend when
+ * its cap binds, the matching tag rules' spend — one HMGET of held sums and one MGET of counters.
  */
 const CHECK_BODY = `
 local now = tonumber(ARGV[1])
-local hard = ARGV[2] == 'h'
-local est = tonumber(ARGV[3])
+local estText = ARGV[3]
+local est = tonumber(estText)
 local runId = ARGV[10]
 local runCap = tonumber(ARGV[11])
 local nTags = tonumber(ARGV[18])
 
-local fields = {'p'}
-for i = 1, nTags do fields[#fields + 1] = 't:' .. ARGV[19 + 3 * (i - 1)] end
-local built = redis.call('HMGET', KEYS[1], unpack(fields))
-local missing = {}
-for i, f in ipairs(fields) do
-  if not built[i] then missing[#missing + 1] = f end
-end
-if #missing > 0 then
-  table.insert(missing, 1, 'REBUILD')
-  return missing
+if nTags == 0 then
+  if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'REBUILD', 'p'} end
+else
+  local fields = {'p'}
+  for i = 1, nTags do fields[i + 1] = 't:' .. ARGV[16 + 3 * i] end
+  local built = redis.call('HMGET', KEYS[1], unpack(fields))
+  local missing = nil
+  for i = 1, nTags + 1 do
+    if not built[i] then
+      if missing == nil then missing = {'REBUILD'} end
+      missing[#missing + 1] = fields[i]
+    end
+  end
+  if missing ~= nil then return missing end
 end
 -- Key lifetimes are refreshed about once a minute per process, not on every check. Hold keys
 -- empty themselves as holds expire (Redis deletes empty hashes and sets), so a TTL only matters
@@ -114,80 +131,93 @@ end
 
 release_expired(KEYS[2], KEYS[3], KEYS[4], now)
 
-local function add_hold(id, amount, run, refs, exp)
+-- A hold: its expiry, its record, and its amount (as text) added to every held sum it names.
+local function add_hold(id, n, text, run, refText, rules, exp)
   redis.call('ZADD', KEYS[2], exp, id)
-  redis.call('HSET', KEYS[3], id, encode_hold(amount, refs, run))
-  if amount > 0 then
-    redis.call('HINCRBY', KEYS[4], 'p', fmt(amount))
-    if run ~= '' then redis.call('HINCRBY', KEYS[4], 'r:' .. run, fmt(amount)) end
-    for _, ref in ipairs(refs) do
-      local r = split_ref(ref)
-      redis.call('HINCRBY', KEYS[4], 't:' .. r, fmt(amount))
-    end
+  redis.call('HSET', KEYS[3], id, text .. '|' .. refText .. '|' .. run)
+  if n > 0 then
+    redis.call('HINCRBY', KEYS[4], 'p', text)
+    if run ~= '' then redis.call('HINCRBY', KEYS[4], 'r:' .. run, text) end
+    for i = 1, rules do redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[16 + 3 * i], text) end
   end
 end
 
 -- Fail-open calls the SDK admitted while Breakwater was unreachable: counted before the verdict.
 local fold = tonumber(ARGV[13])
-if fold > 0 then add_hold(ARGV[14], fold, '', {}, tonumber(ARGV[15])) end
+if fold > 0 then add_hold(ARGV[14], fold, ARGV[13], '', '', 0, ARGV[15]) end
 
--- Held amounts: project, run, tag rules (one HMGET); settled usage: windows, run, tags (one MGET).
-local heldFields = {'p', 'r:' .. runId}
-for i = 1, nTags do heldFields[#heldFields + 1] = 't:' .. ARGV[19 + 3 * (i - 1)] end
+-- Held amounts (one HMGET) and settled usage (one MGET) of the scopes that can bind.
+local lim1, lim2, lim3 = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local capped = runId ~= '' and runCap >= 0
+local heldFields = {'p'}
+if capped then heldFields[2] = 'r:' .. runId end
+local heldTag = #heldFields
+local counters = {}
+local at1, at2, at3, atRun
+if lim1 >= 0 then counters[#counters + 1] = KEYS[5]; at1 = #counters end
+if lim2 >= 0 then counters[#counters + 1] = KEYS[6]; at2 = #counters end
+if lim3 >= 0 then counters[#counters + 1] = KEYS[7]; at3 = #counters end
+if capped then counters[#counters + 1] = KEYS[8]; atRun = #counters end
+local usageTag = #counters
+for i = 1, nTags do
+  heldFields[heldTag + i] = 't:' .. ARGV[16 + 3 * i]
+  counters[usageTag + i] = KEYS[8 + i]
+end
 local held = redis.call('HMGET', KEYS[4], unpack(heldFields))
-local counters = {KEYS[5], KEYS[6], KEYS[7], KEYS[8]}
-for i = 1, nTags do counters[#counters + 1] = KEYS[8 + i] end
-local usage = redis.call('MGET', unpack(counters))
+local usage = {}
+if #counters > 0 then usage = redis.call('MGET', unpack(counters)) end
 
 local heldP = num(held[1])
-local names = {'daily', 'weekly', 'monthly'}
 local bind, bindRem, bindUsed, bindLimit
 local deny, denyRem, denyUsed, denyLimit
-for i = 1, 3 do
-  local limit = tonumber(ARGV[6 + i])
-  if limit >= 0 then
-    local used = num(usage[i]) + heldP
-    local rem = limit - used - est
-    if bind == nil or rem < bindRem then bind, bindRem, bindUsed, bindLimit = i, rem, used, limit end
-    if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem, denyUsed, denyLimit = i, rem, used, limit end
-  end
+local function period(code, limit, at)
+  if at == nil then return end
+  local used = num(usage[at]) + heldP
+  local rem = limit - used - est
+  if bind == nil or rem < bindRem then bind, bindRem, bindUsed, bindLimit = code, rem, used, limit end
+  if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem, denyUsed, denyLimit = code, rem, used, limit end
 end
+period('daily', lim1, at1)
+period('weekly', lim2, at2)
+period('monthly', lim3, at3)
 
-local projectMode = hard and 'h' or 'a'
+local projectMode = ARGV[2] == 'h' and 'h' or 'a'
 if ARGV[12] == '1' then
-  if bind == nil then return {'D', 'run_stopped', 'h', '0', '0', '0', ''} end
-  return {'D', 'run_stopped', 'h', fmt(bindLimit), fmt(bindUsed), '0', ''}
+  if bind == nil then return {'D', 'run_stopped', 'h', 0, 0, 0, ''} end
+  return {'D', 'run_stopped', 'h', amount_reply(bindLimit), amount_reply(bindUsed), 0, ''}
 end
 if deny ~= nil then
-  return {'D', names[deny], projectMode, fmt(denyLimit), fmt(denyUsed), fmt(math.max(0, denyLimit - denyUsed)), ''}
+  return {'D', deny, projectMode, amount_reply(denyLimit), amount_reply(denyUsed),
+    amount_reply(math.max(0, denyLimit - denyUsed)), ''}
 end
-if runId ~= '' and runCap >= 0 then
-  local used = num(usage[4]) + num(held[2])
+if capped then
+  local used = num(usage[atRun]) + num(held[2])
   if used + est > runCap then
-    return {'D', 'agent_run', 'h', fmt(runCap), fmt(used), fmt(math.max(0, runCap - used)), ''}
+    return {'D', 'agent_run', 'h', amount_reply(runCap), amount_reply(used), amount_reply(math.max(0, runCap - used)), ''}
   end
 end
-local refs = {}
+local refText = ''
 local tagDeny, tagRem, tagUsed, tagLimit
 for i = 1, nTags do
-  local base = 19 + 3 * (i - 1)
-  local ref, pcode, limit = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2])
-  refs[#refs + 1] = ref .. ':' .. pcode
-  local used = num(usage[4 + i]) + num(held[2 + i])
+  local base = 16 + 3 * i
+  local limit = tonumber(ARGV[base + 2])
+  local ref = ARGV[base] .. ':' .. ARGV[base + 1]
+  if i == 1 then refText = ref else refText = refText .. ',' .. ref end
+  local used = num(usage[usageTag + i]) + num(held[heldTag + i])
   local rem = limit - used - est
   if rem < 0 and (tagDeny == nil or rem < tagRem) then tagDeny, tagRem, tagUsed, tagLimit = i, rem, used, limit end
 end
 if tagDeny ~= nil then
-  return {'D', 'tag', projectMode, fmt(tagLimit), fmt(tagUsed), fmt(math.max(0, tagLimit - tagUsed)), ''}
+  return {'D', 'tag', projectMode, amount_reply(tagLimit), amount_reply(tagUsed), amount_reply(math.max(0, tagLimit - tagUsed)), ''}
 end
 
 local resId = ''
 if ARGV[4] == '1' then
   resId = ARGV[5]
-  add_hold(resId, est, runId, refs, tonumber(ARGV[6]))
+  add_hold(resId, est, estText, runId, refText, nTags, ARGV[6])
 end
-if bind == nil then return {'A', '', projectMode, '0', '0', '0', resId} end
-return {'A', names[bind], projectMode, fmt(bindLimit), fmt(bindUsed + est), fmt(bindRem), resId}
+if bind == nil then return {'A', '', projectMode, 0, 0, 0, resId} end
+return {'A', bind, projectMode, amount_reply(bindLimit), amount_reply(bindUsed + est), amount_reply(bindRem), resId}
 `;
 
 /**
@@ -381,7 +411,7 @@ function script(name: string, body: string, withCommon = true): LuaScript {
   return { name, source, sha: createHash("sha1").update(source).digest("hex") };
 }
 
-export const CHECK_SCRIPT = script("check", CHECK_BODY);
+export const CHECK_SCRIPT = script("check", HOLDS + CHECK_BODY, false);
 export const CONFIRM_SCRIPT = script("confirm", CONFIRM_BODY);
 export const INGEST_SCRIPT = script("ingest", INGEST_BODY);
 export const REBUILD_APPLY_SCRIPT = script("rebuild-apply", REBUILD_APPLY_BODY, false);

@@ -31,6 +31,24 @@ describe("money", () => {
   });
 });
 
+describe("nanosToUsd of a number", () => {
+  it("equals the bigint conversion for every safe integer", () => {
+    const edges = [0, 1, -1, 999_999_999, 1e9, -1e9, 1e9 + 1, 9e15 - 1, -(9e15 - 1), Number.MAX_SAFE_INTEGER];
+    const samples = [...edges];
+    for (let i = 0; i < 20_000; i++) {
+      const magnitude = 10 ** Math.floor(Math.random() * 16);
+      const n = Math.floor(Math.random() * magnitude) * (Math.random() < 0.2 ? -1 : 1);
+      samples.push(n, n - (n % 1e9), n - (n % 1e9) - 1);
+    }
+    for (const n of samples) {
+      if (!Number.isSafeInteger(n)) continue;
+      expect(Object.is(nanosToUsd(n), nanosToUsd(BigInt(n))), `${n}`).toBe(true);
+    }
+    expect(nanosToUsd(31_720_000)).toBe(0.03172);
+    expect(nanosToUsd(-5)).toBe(-0.000000005);
+  });
+});
+
 describe("usdToNanos with exponent notation", () => {
   it("reads Decimal.js exponent strings exactly", () => {
     expect(usdToNanos("1e-7")).toBe(100n);

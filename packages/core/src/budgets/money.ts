@@ -46,6 +46,12 @@ function expandExponent(text: string): string {
 
 /** Nano-dollars to a finite USD number for the wire (rounded to 9 decimals). */
 export function nanosToUsd(nanos: bigint | number): number {
+  if (typeof nanos === "number" && Number.isSafeInteger(nanos)) {
+    // The same two parts as the bigint path below, in exact double arithmetic (no BigInt on the
+    // check's hot path): both the remainder and the whole quotient are representable exactly.
+    const frac = nanos % 1e9;
+    return (nanos - frac) / 1e9 + frac / 1e9;
+  }
   const n = typeof nanos === "bigint" ? nanos : BigInt(Math.trunc(nanos));
   const whole = n / NANOS_PER_USD;
   const frac = n % NANOS_PER_USD;
