@@ -1,6 +1,5 @@
 import { costOfCall, type MediaUsage, regionMultiplier, type TokenDetails } from "../pricing/cost-of-call";
 import type { Dec } from "../pricing/decimal";
-import { estimateCallCost } from "../pricing/estimate-call-cost";
 import type { CompiledRates, PriceCatalogue, ResolvedModel } from "../pricing/price-catalogue";
 import { PriceCatalogueHolder } from "../pricing/price-catalogue-holder";
 import { isProviderId } from "../pricing/providers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentWindows, windowExpireAt, windowOf } from "./windows";
+import { currentWindowKeys, currentWindows, windowExpireAt, windowOf } from "./windows";
 
 const at = (iso: string) => new Date(iso);
 
@@ -40,5 +40,31 @@ describe("budget windows", () => {
     const d = windowOf("daily", at("2026-11-30T12:00:00Z"));
     expect(windowExpireAt(d)).toBeGreaterThan(d.end.getTime());
     expect(windowExpireAt(d) - d.end.getTime()).toBeLessThanOrEqual(3 * 86_400_000);
+  });
+});
+
+describe("currentWindowKeys", () => {
+  it("equals the keys of currentWindows at every instant, across midnights, week and year ends", () => {
+    const instants = [
+      "2026-11-30T00:00:00.000Z",
+      "2026-11-30T23:59:59.999Z",
+      "2026-12-01T00:00:00.000Z",
+      "2026-12-31T23:59:59.999Z",
+      "2027-01-01T00:00:00.000Z",
+      "2027-01-03T23:59:59.999Z", // Sunday of ISO week 2026-W53
+      "2027-01-04T00:00:00.000Z",
+      "2028-02-29T12:00:00.000Z",
+      "1970-01-01T00:00:00.000Z",
+    ].map((iso) => Date.parse(iso));
+    for (let i = 0; i < 2_000; i++) instants.push(Math.floor(Math.random() * 4_102_444_800_000));
+    // Also back and forth, so a memoized day is never served for another day.
+    for (const ms of [...instants, ...instants.slice().reverse()]) {
+      const w = currentWindows(new Date(ms));
+      expect(currentWindowKeys(ms), new Date(ms).toISOString()).toEqual({
+        daily: w.daily.key,
+        weekly: w.weekly.key,
+        monthly: w.monthly.key,
+      });
+    }
   });
 });

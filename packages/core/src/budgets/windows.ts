@@ -55,6 +55,24 @@ export function currentWindows(at: Date): Record<Period, BudgetWindow> {
   return { daily: windowOf("daily", at), weekly: windowOf("weekly", at), monthly: windowOf("monthly", at) };
 }
 
+let keysDay = Number.NaN;
+let keysOfDay: Readonly<Record<Period, string>> = { daily: "", weekly: "", monthly: "" };
+
+/**
+ * The keys of the three current windows at `ms` (epoch milliseconds): the same as
+ * `currentWindows(new Date(ms))[period].key`, computed once per UTC day — every window starts at
+ * a UTC midnight, so all three keys change only then.
+ */
+export function currentWindowKeys(ms: number): Readonly<Record<Period, string>> {
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== keysDay) {
+    const w = currentWindows(new Date(day * DAY_MS));
+    keysOfDay = Object.freeze({ daily: w.daily.key, weekly: w.weekly.key, monthly: w.monthly.key });
+    keysDay = day;
+  }
+  return keysOfDay;
+}
+
 /** Absolute expiry (ms) for a window's counters: a little after the window closes. */
 export function windowExpireAt(w: BudgetWindow): number {
   return w.end.getTime() + WINDOW_GRACE_MS;
