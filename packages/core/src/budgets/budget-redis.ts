@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { type Command, Redis, type RedisOptions } from "ioredis";
 import { DomainError } from "../errors";
 
 /**
@@ -8,20 +8,88 @@ import { DomainError } from "../errors";
  */
 export const BUDGET_REDIS_COMMAND_TIMEOUT_MS = 500;
 
+/** How often the watchdog looks for overdue commands: a deadline fires up to this much late. */
+const WATCHDOG_SWEEP_MS = 25;
+
+/**
+ * ioredis's `commandTimeout` with one coarse timer per client instead of one timer per command
+ * (arming and clearing a timer cost ~1 µs of a budget check): commands are noted in the order they
+ * are sent, and a sweep every 25 ms rejects those still unanswered past the deadline with the same
+ * "Command timed out" error. Commands share one deadline, so the oldest is always at the head.
+ */
+class CommandWatchdog {
+  private commands: Command[] = [];
+  private deadlines: number[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  track(command: Command): void {
+    this.commands.push(command);
+    this.deadlines.push(Date.now() + this.timeoutMs);
+    if (this.timer === null) {
+      this.timer = setInterval(() => this.sweep(), WATCHDOG_SWEEP_MS);
+      this.timer.unref();
+    }
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    const { commands, deadlines } = this;
+    let i = this.head;
+    for (; i < commands.length; i++) {
+      const command = commands[i]!;
+      if (command.isSettled) continue;
+      if (deadlines[i]! > now) break;
+      command.reject(new Error("Command timed out"));
+    }
+    if (i === commands.length) {
+      commands.length = 0;
+      deadlines.length = 0;
+      this.head = 0;
+      clearInterval(this.timer!);
+      this.timer = null;
+    } else if (i >= 4096) {
+      commands.splice(0, i);
+      deadlines.splice(0, i);
+      this.head = 0;
+    } else {
+      this.head = i;
+    }
+  }
+}
+
+// Clients whose every command is bounded by a watchdog (see createBudgetRedis).
+const watched = new WeakSet<Redis>();
+
 /**
  * A Redis client for the budget hot path: no offline queue and no per-request retries, so while
- * Redis is down commands fail at once instead of piling up; a short command timeout bounds a hung
- * server. Reconnects in the background. Wait for `ready` at boot before serving checks.
+ * Redis is down commands fail at once instead of piling up; a command deadline (`commandTimeout`,
+ * default 500 ms, enforced by a watchdog) bounds a hung server. Reconnects in the background.
+ * Wait for `ready` at boot before serving checks.
  */
 export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
-  return new Redis(url, {
+  const { commandTimeout = BUDGET_REDIS_COMMAND_TIMEOUT_MS, ...rest } = opts;
+  const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: BUDGET_REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: 1_000,
     retryStrategy: (times) => Math.min(50 * times, 1_000),
-    ...opts,
+    ...rest,
   });
+  if (commandTimeout > 0) {
+    const watchdog = new CommandWatchdog(commandTimeout);
+    const send = redis.sendCommand;
+    // Every command passes here, pipelined and auto-pipelined ones included.
+    redis.sendCommand = function (this: Redis, command, stream) {
+      const result = send.call(this, command, stream);
+      if (!command.isSettled) watchdog.track(command);
+      return result;
+    };
+    watched.add(redis);
+  }
+  return redis;
 }
 
 /** The domain error every budget operation raises when Redis cannot answer. */
@@ -33,7 +101,7 @@ export function budgetUnavailable(cause?: unknown): DomainError {
 
 /**
  * Runs Redis work with a deadline and maps any Redis failure to BUDGET_UNAVAILABLE. A client that
- * queues offline or has no command timeout of its own gets a timer, so even a misconfigured client
+ * queues offline or has no command deadline of its own gets a timer, so even a misconfigured client
  * cannot make a check hang past `timeoutMs`.
  */
 export async function withRedis<T>(
@@ -42,7 +110,9 @@ export async function withRedis<T>(
   timeoutMs = BUDGET_REDIS_COMMAND_TIMEOUT_MS,
 ): Promise<T> {
   if (redis.status === "end" || redis.status === "close") throw budgetUnavailable();
-  const selfBounded = redis.options.enableOfflineQueue === false && (redis.options.commandTimeout ?? 0) > 0;
+  const selfBounded =
+    redis.options.enableOfflineQueue === false &&
+    (watched.has(redis) || (redis.options.commandTimeout ?? 0) > 0);
   try {
     if (selfBounded) return await work();
     let timer: NodeJS.Timeout | undefined;

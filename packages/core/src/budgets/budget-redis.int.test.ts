@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUDGET_REDIS_COMMAND_TIMEOUT_MS, createBudgetRedis, withRedis } from "./budget-redis";
+
+// A private redis-server, so pausing it (CLIENT PAUSE: a server that accepts commands and never
+// answers them) cannot disturb anything else.
+const port = 3640;
+let proc: ChildProcess;
+let admin: Redis;
+
+beforeAll(async () => {
+  proc = spawn(
+    "redis-server",
+    ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"],
+    {
+      stdio: "ignore",
+    },
+  );
+  for (let i = 0; i < 100; i++) {
+    const probe = new Redis(port, "127.0.0.1", {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    probe.on("error", () => undefined);
+    const ok = await probe.connect().then(
+      () => true,
+      () => false,
+    );
+    probe.disconnect();
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  admin = new Redis(port, "127.0.0.1");
+});
+
+afterAll(async () => {
+  admin?.disconnect();
+  const exited = new Promise((r) => proc.once("exit", r));
+  proc.kill("SIGKILL");
+  await exited;
+});
+
+const ready = (r: Redis) => new Promise((res) => (r.status === "ready" ? res(null) : r.once("ready", res)));
+
+describe("the budget Redis client's command deadline", () => {
+  it("rejects every command a hung server leaves unanswered after the deadline, then works again", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    redis.on("error", () => undefined);
+    try {
+      await ready(redis);
+      expect(await redis.set("k", "1")).toBe("OK");
+      await admin.client("PAUSE", 1500, "ALL");
+      const started = performance.now();
+      const outcomes = await Promise.all([
+        redis.get("k").then(
+          () => "answered",
+          (e: Error) => e.message,
+        ),
+        redis
+          .pipeline()
+          .get("k")
+          .exec()
+          .then(
+            (results) => (results?.[0]?.[0] as Error | null)?.message ?? "answered",
+            (e: Error) => e.message,
+          ),
+        withRedis(redis, () => redis.evalsha("0".repeat(40), 0)).then(
+          () => "answered",
+          (e: { code?: string }) => e.code,
+        ),
+      ]);
+      const elapsed = performance.now() - started;
+      expect(outcomes).toEqual(["Command timed out", "Command timed out", "BUDGET_UNAVAILABLE"]);
+      expect(elapsed).toBeGreaterThanOrEqual(BUDGET_REDIS_COMMAND_TIMEOUT_MS - 5);
+      expect(elapsed).toBeLessThan(800);
+      await new Promise((r) => setTimeout(r, 1200)); // the pause ends; the client carries on
+      expect(await redis.get("k")).toBe("1");
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("leaves answered commands alone, however many are in flight", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    try {
+      await ready(redis);
+      const replies = await Promise.all(Array.from({ length: 20_000 }, (_, i) => redis.echo(String(i))));
+      expect(replies.every((r, i) => r === String(i))).toBe(true);
+      // Longer than the deadline: nothing answered may be rejected late.
+      await new Promise((r) => setTimeout(r, BUDGET_REDIS_COMMAND_TIMEOUT_MS + 100));
+      expect(await redis.echo("still")).toBe("still");
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("honours a deadline given as commandTimeout", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { commandTimeout: 150 });
+    redis.on("error", () => undefined);
+    try {
+      await ready(redis);
+      await admin.client("PAUSE", 800, "ALL");
+      const started = performance.now();
+      await expect(redis.get("k")).rejects.toThrow("Command timed out");
+      expect(performance.now() - started).toBeLessThan(400);
+      await new Promise((r) => setTimeout(r, 800));
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
