@@ -2,7 +2,9 @@
  * Where a CPU profile of the SDK API server spends its time: self and inclusive time per function,
  * with positions in the production bundle mapped back to source files through its source map, and
  * self time per source file / npm package; with a request count, also µs per request.
- * `npx tsx tooling/bench/wire/profile-summary.ts <file.cpuprofile> [requests]`.
+ * `npx tsx tooling/bench/wire/profile-summary.ts <file.cpuprofile> [requests] [regex]`: a regex also
+ * lists every function whose label matches it (e.g. `ioredis` or `check-budget`), by self and by
+ * inclusive time.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -120,7 +122,10 @@ function bucket(pos: string): string {
 }
 
 /** A text report of the top functions by self and by inclusive time, and self time per file. */
-export function summarizeProfile(file: string, opts: { top?: number; requests?: number } = {}): string {
+export function summarizeProfile(
+  file: string,
+  opts: { top?: number; requests?: number; match?: RegExp } = {},
+): string {
   const top = opts.top ?? 25;
   const prof = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -170,6 +175,16 @@ export function summarizeProfile(file: string, opts: { top?: number; requests?: 
       .slice(0, top)
       .map(([k, ms]) => `  ${pct(ms)} ${ms.toFixed(0).padStart(7)} ms  ${k}`)
       .join("\n");
+  const matching = opts.match
+    ? [
+        "",
+        `self time of functions matching ${opts.match}:`,
+        list(self, (k) => !opts.match!.test(k)),
+        "",
+        `inclusive time of functions matching ${opts.match}:`,
+        list(inclusive, (k) => !opts.match!.test(k)),
+      ]
+    : [];
   return [
     `CPU profile ${path.relative(process.cwd(), file)}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy` +
       (opts.requests ? `, ${opts.requests} requests (${perReq(busy).trim()} busy)` : "") +
@@ -183,6 +198,7 @@ export function summarizeProfile(file: string, opts: { top?: number; requests?: 
     "",
     "inclusive time by function (workspace code):",
     list(inclusive, (k) => !/(^|\s)(packages|apps|tooling)\//.test(k)),
+    ...matching,
   ].join("\n");
 }
 
@@ -193,5 +209,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     process.exit(2);
   }
   const requests = Number(process.argv[3]) || undefined;
-  process.stdout.write(`${summarizeProfile(file, { requests })}\n`);
+  const match = process.argv[4] ? new RegExp(process.argv[4]) : undefined;
+  process.stdout.write(`${summarizeProfile(file, { requests, match, top: match ? 40 : undefined })}\n`);
 }

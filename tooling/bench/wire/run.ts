@@ -83,6 +83,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const children: ChildProcess[] = [];
 let stopping = false;
 
+/**
+ * The V8 flags the deployment starts the lean server with (`npm start` and docker-compose run
+ * packages/wire/bin/breakwater-sdk-api.mjs). Both servers get them: the figures must describe
+ * Breakwater as deployed, and the reference must not differ from it by a runtime setting.
+ */
+function deploymentNodeFlags(): string[] {
+  const bin = readFileSync(path.join(repoRoot, "packages/wire/bin/breakwater-sdk-api.mjs"), "utf8");
+  const m = /const flags = \[([^\]]*)\]/.exec(bin);
+  if (!m) throw new Error("cannot read the node flags of packages/wire/bin/breakwater-sdk-api.mjs");
+  return [...m[1]!.matchAll(/"([^"]+)"/g)].map((f) => f[1]!);
+}
+
 function startServer(
   name: string,
   args: string[],
@@ -374,9 +386,12 @@ async function main() {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
+  const nodeFlags = deploymentNodeFlags();
+  log(`servers run with the deployment's node flags: ${nodeFlags.join(" ") || "(none)"}`);
   const bw = startServer(
     "breakwater",
     [
+      ...nodeFlags,
       ...(flags.profile ? profileArgs(profileDir) : []),
       path.join(repoRoot, "packages/wire/dist/sdk-api.mjs"),
     ],
@@ -392,6 +407,7 @@ async function main() {
   const bare = startServer(
     "bare",
     [
+      ...nodeFlags,
       ...(flags.profile ? profileArgs(path.join(profileDir, "bare")) : []),
       path.join(here, "bare-check-server.mjs"),
       String(PORTS.bare),
@@ -659,6 +675,7 @@ async function main() {
     },
     setup: {
       breakwater: "packages/wire/dist/sdk-api.mjs, NODE_ENV=production, LOG_LEVEL=warn",
+      node_flags_both_servers: nodeFlags,
       database: "breakwater_bench",
       redis_db: 3,
       plan: "business + organization override admission_rate_per_second=1000000",
