@@ -35,6 +35,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import type { Logger } from "pino";
 import { createWireHandlers, type ProjectPolicy, type WireHandlers, type WireServices } from "./handlers";
+import { TOKEN_KEYS } from "./schemas/common";
 
 export interface WireRuntime {
   handlers: WireHandlers;
@@ -51,22 +52,6 @@ export interface WireRuntimeOptions {
   /** Milliseconds to wait for Redis at boot before serving anyway (checks then answer 503). */
   redisBootWaitMs?: number;
 }
-
-const TOKEN_KEYS = [
-  "input_tokens",
-  "output_tokens",
-  "cached_input_tokens",
-  "cache_creation_5m_tokens",
-  "cache_creation_1h_tokens",
-  "reasoning_tokens",
-  "audio_input_tokens",
-  "audio_output_tokens",
-  "image_input_tokens",
-  "image_output_tokens",
-  "accepted_prediction_tokens",
-  "rejected_prediction_tokens",
-  "tool_use_input_tokens",
-] as const;
 
 function tokenDetailsOf(e: IngestEvent): TokenDetailsInput {
   const td = (e.token_details ?? { input_tokens: e.input_tokens, output_tokens: e.output_tokens }) as Record<

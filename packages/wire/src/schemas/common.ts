@@ -1,33 +1,32 @@
+import { LOCAL_LANES, PROVIDER_IDS } from "@breakwater/core";
 import { z } from "zod";
 
 // Wire vocabulary of the SDK protocol (spec §0). Every object schema is strict: an unknown key is a
 // 422, because the SDKs are strict too and a silently ignored field would hide a contract drift.
 
-export const PROVIDER_NAMES = [
-  "openai",
-  "anthropic",
-  "google",
-  "bedrock",
-  "xai",
-  "deepseek",
-  "mistral",
-  "qwen",
-  "zai",
-  "groq",
-  "together",
-  "fireworks",
-  "perplexity",
-  "azure_openai",
-  "openrouter",
-  "ollama",
-  "vllm",
-  "lmstudio",
-  "openai_compatible",
-] as const;
+/** ProviderName values: one list for the whole project, kept with the price catalogue in core. */
+export const PROVIDER_NAMES = PROVIDER_IDS;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
+/** The 13 TokenDetails counters (spec §0), in wire order. */
+export const TOKEN_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cached_input_tokens",
+  "cache_creation_5m_tokens",
+  "cache_creation_1h_tokens",
+  "reasoning_tokens",
+  "audio_input_tokens",
+  "audio_output_tokens",
+  "image_input_tokens",
+  "image_output_tokens",
+  "accepted_prediction_tokens",
+  "rejected_prediction_tokens",
+  "tool_use_input_tokens",
+] as const;
+
 /** Providers that run on the customer's own hardware: a zero-cost lane in price hints. */
-export const LOCAL_PROVIDERS: ReadonlySet<string> = new Set(["ollama", "vllm", "lmstudio"]);
+export const LOCAL_PROVIDERS: ReadonlySet<string> = LOCAL_LANES;
 
 export const MODALITIES = ["text", "image", "audio", "video", "embedding"] as const;
 export const BUDGET_MODES = ["alert_only", "hard_deny"] as const;

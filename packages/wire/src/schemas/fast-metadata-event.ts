@@ -12,6 +12,7 @@ import {
   PROVIDER_REGION_MAX,
   parseInstant,
   SERVICE_TIER_MAX,
+  TOKEN_KEYS,
   TOKEN_MAX,
   VELOCITY_FLAGS,
 } from "./common";
@@ -90,21 +91,6 @@ const REQUIRED = [
   "sdk_instance_id",
   "timestamp",
 ];
-const TOKEN_KEYS = [
-  "input_tokens",
-  "output_tokens",
-  "cached_input_tokens",
-  "cache_creation_5m_tokens",
-  "cache_creation_1h_tokens",
-  "reasoning_tokens",
-  "audio_input_tokens",
-  "audio_output_tokens",
-  "image_input_tokens",
-  "image_output_tokens",
-  "accepted_prediction_tokens",
-  "rejected_prediction_tokens",
-  "tool_use_input_tokens",
-] as const;
 const TOKEN_KEY_SET = new Set<string>([...TOKEN_KEYS, "is_estimated"]);
 
 function fastTokenDetails(v: unknown): Record<string, number | boolean> | null {
