@@ -240,6 +240,36 @@ describe("checkBudget reservations", () => {
     }
   });
 
+  it("releases an expired hold even when longer-lived holds were made first", async () => {
+    // The check skips its scan for expired holds until one may have expired: a short hold made
+    // after long ones must still be released on time.
+    const short = budgetTestEnv({ RESERVATION_TTL_SECONDS: 1 }, env.db);
+    const reserve = (deps: typeof env.deps, p: string, tokens: number) =>
+      checkBudget(deps, {
+        projectId: p,
+        ...DOLLAR_MODEL,
+        estimatedInputTokens: tokens,
+        fallbackProviders: [],
+        fallbackModels: [],
+        modality: "text",
+        uncountedCalls: 0,
+        uncountedTokens: 0,
+      });
+    try {
+      const p = await project({ limits: { daily: 20 } });
+      expect(await reserve(env.deps, p, 1)).toMatchObject({ allowed: true, currentUsage: 3 }); // 300 s
+      expect(await reserve(short.deps, p, 2)).toMatchObject({ allowed: true, currentUsage: 7 }); // 1 s
+      expect(await reserve(env.deps, p, 0)).toMatchObject({ allowed: true, currentUsage: 9 }); // 300 s
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      // $3 + $2 still held, the $4 hold has lapsed, plus this check's $2.
+      expect(await reserve(env.deps, p, 0)).toMatchObject({ allowed: true, currentUsage: 7 });
+      expect(await env.redis.hget(budgetKeys(p).heldSums, "p")).toBe("7000000000");
+      expect(await env.redis.zcard(budgetKeys(p).holds)).toBe(3);
+    } finally {
+      await short.close();
+    }
+  });
+
   it("never over-reserves under 200 concurrent checks against a tight limit", async () => {
     const p = await project({ mode: "hard_deny", limits: { daily: 100 } });
     const results = await Promise.all(Array.from({ length: 200 }, () => check(p, 1)));

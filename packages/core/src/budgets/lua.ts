@@ -94,7 +94,8 @@ end
  * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a, limit, used, remaining, res id};
  * amounts are integer replies, or decimal text beyond ±9e15.
  * Only what a verdict needs is read: usage of the windows that have a limit, the run's spend when
- * its cap binds, the matching tag rules' spend — one HMGET of held sums and one MGET of counters.
+ * its cap binds, the matching tag rules' spend — one HMGET of held sums and one MGET of counters;
+ * and the scan for expired holds runs only when one may have expired (the built hash's field `x`).
  */
 const CHECK_BODY = `
 local now = tonumber(ARGV[1])
@@ -104,21 +105,19 @@ local runId = ARGV[10]
 local runCap = tonumber(ARGV[11])
 local nTags = tonumber(ARGV[18])
 
-if nTags == 0 then
-  if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return {'REBUILD', 'p'} end
-else
-  local fields = {'p'}
-  for i = 1, nTags do fields[i + 1] = 't:' .. ARGV[16 + 3 * i] end
-  local built = redis.call('HMGET', KEYS[1], unpack(fields))
-  local missing = nil
-  for i = 1, nTags + 1 do
-    if not built[i] then
-      if missing == nil then missing = {'REBUILD'} end
-      missing[#missing + 1] = fields[i]
-    end
+-- Built markers, and 'x': the hold floor, a time no hold expires before (absent = unknown).
+local fields = {'p', 'x'}
+for i = 1, nTags do fields[i + 2] = 't:' .. ARGV[16 + 3 * i] end
+local built = redis.call('HMGET', KEYS[1], unpack(fields))
+local missing = nil
+if not built[1] then missing = {'REBUILD', 'p'} end
+for i = 3, nTags + 2 do
+  if not built[i] then
+    if missing == nil then missing = {'REBUILD'} end
+    missing[#missing + 1] = fields[i]
   end
-  if missing ~= nil then return missing end
 end
+if missing ~= nil then return missing end
 -- Key lifetimes are refreshed about once a minute per process, not on every check. Hold keys
 -- empty themselves as holds expire (Redis deletes empty hashes and sets), so a TTL only matters
 -- for a project that goes silent for good.
@@ -129,10 +128,27 @@ if ARGV[16] ~= '0' then
   redis.call('PEXPIRE', KEYS[4], ARGV[17])
 end
 
-release_expired(KEYS[2], KEYS[3], KEYS[4], now)
+-- Expired holds are released before anything is read. The floor is at most the earliest expiry
+-- in holds, so while now is below it nothing can have expired and the scan is skipped; once now
+-- reaches it, the scan runs (exactly as it would on every check) and the floor moves up to the
+-- earliest remaining expiry — never past the expiry a reservation made now would get, so holds
+-- written by anything that does not know the floor cannot slip under it.
+local floor = tonumber(built[2])
+if floor == nil or floor <= now then
+  release_expired(KEYS[2], KEYS[3], KEYS[4], now)
+  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  local floorText = ARGV[6]
+  if first[2] ~= nil and tonumber(first[2]) < tonumber(floorText) then floorText = first[2] end
+  redis.call('HSET', KEYS[1], 'x', floorText)
+  floor = tonumber(floorText)
+end
 
 -- A hold: its expiry, its record, and its amount (as text) added to every held sum it names.
 local function add_hold(id, n, text, run, refText, rules, exp)
+  if tonumber(exp) < floor then
+    redis.call('HSET', KEYS[1], 'x', exp)
+    floor = tonumber(exp)
+  end
   redis.call('ZADD', KEYS[2], exp, id)
   redis.call('HSET', KEYS[3], id, text .. '|' .. refText .. '|' .. run)
   if n > 0 then
