@@ -28,6 +28,71 @@ export function hintRate(resolved: ResolvedModel, estimatedInputTokens: number):
   return m.cmp(Dec.ONE) === 0 ? rates.hintRate : rates.hintRate * m.toNumber();
 }
 
+interface HintsMemo {
+  /** Long-context thresholds of the chain's token cards, ascending: an estimate's bracket index is how many it exceeds. */
+  thresholds: number[];
+  byBracket: (PriceHints | undefined)[];
+}
+
+const MEMO_MAX = 10_000;
+// Per catalogue object: an edited catalogue is a new object, so its hints are computed afresh.
+const memos = new WeakMap<PriceCatalogue, Map<string, HintsMemo>>();
+
+/** A collision-free key of the declared chain (every part length-prefixed). */
+function chainKey(input: PriceHintsInput): string {
+  let key = `${input.provider}|${input.model.length}:${input.model}`;
+  for (const p of input.fallbackProviders ?? []) key += `|${String(p).length}:${p}`;
+  key += "|";
+  for (const m of input.fallbackModels ?? []) key += `|${String(m).length}:${m}`;
+  return key;
+}
+
+function thresholdsOf(catalogue: PriceCatalogue, input: PriceHintsInput): number[] {
+  const out: number[] = [];
+  const note = (provider: ProviderId, model: string) => {
+    if (isLocalLane(provider)) return;
+    const card = catalogue.resolve(provider, model)?.card;
+    if (card && !card.zero && card.unit === "token" && card.long && !out.includes(card.long.threshold))
+      out.push(card.long.threshold);
+  };
+  note(input.provider, input.model);
+  const fps = input.fallbackProviders ?? [];
+  const fms = input.fallbackModels ?? [];
+  for (let i = 0; i < Math.min(fps.length, fms.length); i++) note(fps[i] as ProviderId, fms[i] as string);
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * Price hints exactly as spec §1 defines them (see computePriceHintsUncached), memoized per
+ * catalogue and declared chain: the estimate matters only through which long-context brackets it
+ * exceeds, so one answer per chain and bracket combination is exact. The returned object is
+ * shared between calls and frozen.
+ */
+export function computePriceHints(catalogue: PriceCatalogue, input: PriceHintsInput): PriceHints {
+  let memo = memos.get(catalogue);
+  if (!memo) {
+    memo = new Map();
+    memos.set(catalogue, memo);
+  }
+  const key = chainKey(input);
+  let entry = memo.get(key);
+  if (!entry) {
+    // Chains arrive from the wire unbounded: a full memo is dropped rather than tracked LRU.
+    if (memo.size >= MEMO_MAX) memo.clear();
+    entry = { thresholds: thresholdsOf(catalogue, input), byBracket: [] };
+    memo.set(key, entry);
+  }
+  const estimate = Math.max(0, input.estimatedInputTokens);
+  let bracket = 0;
+  while (bracket < entry.thresholds.length && estimate > entry.thresholds[bracket]!) bracket++;
+  let hints = entry.byBracket[bracket];
+  if (!hints) {
+    hints = Object.freeze(computePriceHintsUncached(catalogue, input));
+    entry.byBracket[bracket] = hints;
+  }
+  return hints;
+}
+
 /**
  * Price hints exactly as spec §1 defines them. The declared chain is the primary (provider, model)
  * then each (fallback_providers[i], fallback_models[i]). One number per provider: the primary
@@ -37,9 +102,9 @@ export function hintRate(resolved: ResolvedModel, estimatedInputTokens: number):
  * exactly 1.0. When no provider has a positive rate the remaining entries are all 0.0 (local
  * lanes, free models) and are returned as such — the SDK only compares hints, and 0.0 is a finite
  * truthful statement; `{}` means nothing in the chain is priceable. Values are finite, ≥ 0, and
- * rounded to 6 decimals. Pure and allocation-light: the budget check calls it per request.
+ * rounded to 6 decimals. Pure; computed afresh on every call.
  */
-export function computePriceHints(catalogue: PriceCatalogue, input: PriceHintsInput): PriceHints {
+export function computePriceHintsUncached(catalogue: PriceCatalogue, input: PriceHintsInput): PriceHints {
   const estimate = Math.max(0, input.estimatedInputTokens);
   const rates = new Map<ProviderId, number>();
   const primary = input.provider;
