@@ -79,6 +79,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   return JSON.parse(text);
 }
 
+const U_ESCAPE = Buffer.from("\\u");
 const NUL_ESCAPE = Buffer.from("\\u0000");
 const SURROGATE_ESCAPES = [Buffer.from("\\ud"), Buffer.from("\\uD")];
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -88,7 +89,9 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * JSON can only express either through a \u escape, so the common body costs one byte scan.
  */
 export function mayContainBadText(bytes: Uint8Array): boolean {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Every escape in question starts with \u: most bodies have none, and then one scan answers.
+  if (b.indexOf(U_ESCAPE) < 0) return false;
   return b.indexOf(NUL_ESCAPE) >= 0 || SURROGATE_ESCAPES.some((e) => b.indexOf(e) >= 0);
 }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkResponse } from "./schemas/responses";
 import { type CheckOptIns, type CheckVerdict, floatJson, serializeCheckResponse } from "./serialize-check";
@@ -171,5 +172,121 @@ describe("serializeCheckResponse", () => {
       expect(body).not.toHaveProperty("reservation_id");
       expect(body).not.toHaveProperty("run_control");
     }
+  });
+});
+
+// The straightforward serializer this module used before it was built as one string; kept here
+// as the reference the faster one must match byte for byte.
+function referenceSerialize(
+  v: CheckVerdict,
+  projectId: string,
+  opt: CheckOptIns,
+  extras: {
+    priceHints: Record<string, number> | null;
+    failoverTuningAllowed: boolean;
+  },
+): string {
+  const excludeNone = opt.failoverDirectiveVersion || opt.runDirectiveVersion;
+  const stopped = !v.allowed && v.deniedByPeriod === "run_stopped";
+  const mode = stopped ? "hard_deny" : v.mode;
+  const remaining = stopped ? 0 : v.remainingBudget;
+  const parts: string[] = [];
+  const optional = (key: string, value: string | null) => {
+    if (value !== null) parts.push(`"${key}":${value}`);
+    else if (!excludeNone) parts.push(`"${key}":null`);
+  };
+
+  parts.push(`"allowed":${v.allowed ? "true" : "false"}`);
+  parts.push(`"remaining_budget":${floatJson(remaining)}`);
+  optional("reservation_id", v.allowed && v.reservationId ? JSON.stringify(v.reservationId) : null);
+  parts.push(`"mode":"${mode}"`);
+  parts.push(`"budget_limit":${floatJson(v.budgetLimit)}`);
+  parts.push(`"current_usage":${floatJson(v.currentUsage)}`);
+  optional("denied_by_period", !v.allowed && v.deniedByPeriod ? `"${v.deniedByPeriod}"` : null);
+  parts.push(`"project_id":${JSON.stringify(projectId)}`);
+
+  let hints: string | null = null;
+  if (opt.priceHintsVersion && extras.priceHints) {
+    const entries = Object.keys(extras.priceHints).map(
+      (p) => `${JSON.stringify(p)}:${floatJson(extras.priceHints![p]!)}`,
+    );
+    hints = `{${entries.join(",")}}`;
+  }
+  optional("price_hints", hints);
+  optional(
+    "failover_directive",
+    opt.failoverDirectiveVersion
+      ? `{"version":"1","failover_tuning_allowed":${extras.failoverTuningAllowed ? "true" : "false"}}`
+      : null,
+  );
+
+  let runControl: string | null = null;
+  if (opt.runDirectiveVersion && stopped && v.runControl && opt.agentRunId) {
+    const reason = (v.runControl.reason || "stopped").slice(0, 64);
+    runControl = `{"version":"1","action":"terminate","agent_run_id":${JSON.stringify(opt.agentRunId)},"reason":${JSON.stringify(reason)}}`;
+  }
+  optional("run_control", runControl);
+  return `{${parts.join(",")}}`;
+}
+
+describe("serializeCheckResponse against the reference serializer", () => {
+  const amount = fc.oneof(
+    fc.constantFrom(0, -0, 1, 20, 0.1, 1e-7, 123456.000000001, 1e21, 9007199.254740991),
+    fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }),
+  );
+  const verdict = fc.record({
+    allowed: fc.boolean(),
+    mode: fc.constantFrom("alert_only" as const, "hard_deny" as const),
+    remainingBudget: amount,
+    budgetLimit: amount,
+    currentUsage: amount,
+    reservationId: fc.option(fc.constantFrom("res_0123456789abcdef01234567", "", 'odd"id\\'), { nil: null }),
+    deniedByPeriod: fc.option(
+      fc.constantFrom(
+        "run_stopped" as const,
+        "run_stopped" as const,
+        "daily" as const,
+        "weekly" as const,
+        "monthly" as const,
+        "agent_run" as const,
+        "tag" as const,
+        "run_stopped" as const,
+      ),
+      { nil: null },
+    ),
+    runControl: fc.option(
+      fc.record({
+        reason: fc.oneof(
+          fc.constant(""),
+          fc.string({ maxLength: 20 }),
+          fc.string({ minLength: 60, maxLength: 70 }),
+        ),
+      }),
+      { nil: null },
+    ),
+  });
+  const optIns = fc.record({
+    failoverDirectiveVersion: fc.boolean(),
+    runDirectiveVersion: fc.boolean(),
+    priceHintsVersion: fc.boolean(),
+    agentRunId: fc.option(fc.string({ maxLength: 20 }), { nil: null }),
+  });
+  const hints = fc.option(
+    fc.dictionary(fc.constantFrom("openai", "anthropic", "ollama", 'we"ird'), amount, { maxKeys: 4 }),
+    { nil: null },
+  );
+
+  it("writes the same bytes for every verdict, opt-in set and hints (frozen or not)", () => {
+    fc.assert(
+      fc.property(verdict, optIns, hints, fc.boolean(), fc.boolean(), (v, opt, h, freeze, tuning) => {
+        const priceHints = h && freeze ? Object.freeze({ ...h }) : h;
+        const ex = { priceHints, failoverTuningAllowed: tuning };
+        expect(serializeCheckResponse(v, P, opt, ex)).toBe(referenceSerialize(v, P, opt, ex));
+        // A mutable hints object may change between calls; a frozen one may be remembered.
+        if (priceHints && !freeze) for (const k of Object.keys(priceHints)) priceHints[k] = 0.5;
+        expect(serializeCheckResponse(v, P, opt, ex)).toBe(referenceSerialize(v, P, opt, ex));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });

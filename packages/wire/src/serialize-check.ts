@@ -29,6 +29,26 @@ export interface CheckOptIns {
   agentRunId: string | null;
 }
 
+// Serialized price hints per hints object: the pricing core hands out one shared, frozen object
+// per chain and bracket, so the text is built once per object.
+const hintsText = new WeakMap<object, string>();
+
+function priceHintsJson(hints: Record<string, number>): string {
+  let text = hintsText.get(hints);
+  if (text === undefined) {
+    text = "{";
+    let first = true;
+    for (const p of Object.keys(hints)) {
+      text += `${first ? "" : ","}${JSON.stringify(p)}:${floatJson(hints[p]!)}`;
+      first = false;
+    }
+    text += "}";
+    // Only frozen objects are remembered: a mutable one could change after this call.
+    if (Object.isFrozen(hints)) hintsText.set(hints, text);
+  }
+  return text;
+}
+
 /**
  * Serialises a budget-check answer with exactly the documented keys (spec §0, §1, §8), in the
  * reference server's key order. With a directive opt-in (failover or run) every null optional key
@@ -36,6 +56,7 @@ export interface CheckOptIns {
  * `failover_directive` and `run_control` are explicit nulls. `price_hints` is stated only for
  * `price_hints_version` "1", the failover directive only for `failover_directive_version` "1", and
  * `run_control` only for `run_directive_version` "1" on a run_stopped deny of the requested run.
+ * Built as one string, key by key (it runs on every check).
  */
 export function serializeCheckResponse(
   v: CheckVerdict,
@@ -50,41 +71,26 @@ export function serializeCheckResponse(
   const stopped = !v.allowed && v.deniedByPeriod === "run_stopped";
   const mode = stopped ? "hard_deny" : v.mode;
   const remaining = stopped ? 0 : v.remainingBudget;
-  const parts: string[] = [];
-  const optional = (key: string, value: string | null) => {
-    if (value !== null) parts.push(`"${key}":${value}`);
-    else if (!excludeNone) parts.push(`"${key}":null`);
-  };
 
-  parts.push(`"allowed":${v.allowed ? "true" : "false"}`);
-  parts.push(`"remaining_budget":${floatJson(remaining)}`);
-  optional("reservation_id", v.allowed && v.reservationId ? JSON.stringify(v.reservationId) : null);
-  parts.push(`"mode":"${mode}"`);
-  parts.push(`"budget_limit":${floatJson(v.budgetLimit)}`);
-  parts.push(`"current_usage":${floatJson(v.currentUsage)}`);
-  optional("denied_by_period", !v.allowed && v.deniedByPeriod ? `"${v.deniedByPeriod}"` : null);
-  parts.push(`"project_id":${JSON.stringify(projectId)}`);
+  let out = `{"allowed":${v.allowed ? "true" : "false"},"remaining_budget":${floatJson(remaining)}`;
+  if (v.allowed && v.reservationId) out += `,"reservation_id":${JSON.stringify(v.reservationId)}`;
+  else if (!excludeNone) out += ',"reservation_id":null';
+  out += `,"mode":"${mode}","budget_limit":${floatJson(v.budgetLimit)},"current_usage":${floatJson(v.currentUsage)}`;
+  if (!v.allowed && v.deniedByPeriod) out += `,"denied_by_period":"${v.deniedByPeriod}"`;
+  else if (!excludeNone) out += ',"denied_by_period":null';
+  out += `,"project_id":${JSON.stringify(projectId)}`;
 
-  let hints: string | null = null;
-  if (opt.priceHintsVersion && extras.priceHints) {
-    const entries = Object.keys(extras.priceHints).map(
-      (p) => `${JSON.stringify(p)}:${floatJson(extras.priceHints![p]!)}`,
-    );
-    hints = `{${entries.join(",")}}`;
-  }
-  optional("price_hints", hints);
-  optional(
-    "failover_directive",
-    opt.failoverDirectiveVersion
-      ? `{"version":"1","failover_tuning_allowed":${extras.failoverTuningAllowed ? "true" : "false"}}`
-      : null,
-  );
+  if (opt.priceHintsVersion && extras.priceHints)
+    out += `,"price_hints":${priceHintsJson(extras.priceHints)}`;
+  else if (!excludeNone) out += ',"price_hints":null';
 
-  let runControl: string | null = null;
+  if (opt.failoverDirectiveVersion)
+    out += `,"failover_directive":{"version":"1","failover_tuning_allowed":${extras.failoverTuningAllowed ? "true" : "false"}}`;
+  else if (!excludeNone) out += ',"failover_directive":null';
+
   if (opt.runDirectiveVersion && stopped && v.runControl && opt.agentRunId) {
     const reason = (v.runControl.reason || "stopped").slice(0, 64);
-    runControl = `{"version":"1","action":"terminate","agent_run_id":${JSON.stringify(opt.agentRunId)},"reason":${JSON.stringify(reason)}}`;
-  }
-  optional("run_control", runControl);
-  return `{${parts.join(",")}}`;
+    out += `,"run_control":{"version":"1","action":"terminate","agent_run_id":${JSON.stringify(opt.agentRunId)},"reason":${JSON.stringify(reason)}}`;
+  } else if (!excludeNone) out += ',"run_control":null';
+  return `${out}}`;
 }
