@@ -13,7 +13,7 @@ import { CHECK_SCRIPT, runScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
-import { currentWindowKeys, PERIOD_CODE, type Period } from "./windows";
+import { currentWindowKeys, PERIOD_CODE, PERIODS, type Period } from "./windows";
 
 export const checkBudgetInput = z.object({
   projectId: z.string().min(1),
@@ -147,13 +147,16 @@ export async function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Prom
  */
 interface PreparedRuntime {
   keys: BudgetKeys;
-  mode: "h" | "a";
-  limits: [string, string, string];
-  /** The run spend cap as script text; it binds hard_deny projects only (spec §1). */
-  runCap: string;
+  hard: boolean;
+  /** Period codes of the windows that have a limit (daily, weekly, monthly order), e.g. "m". */
+  codes: string;
+  periods: Period[];
+  limits: string[];
+  /** The run spend cap as script text, null when it cannot bind: hard_deny projects only (spec §1). */
+  runCap: string | null;
   day: number;
   windowKeys: Readonly<Record<Period, string>>;
-  /** KEYS 1-7 of the check script for `day`. */
+  /** The check script's KEYS for `day` up to the usage counters of the limited windows. */
   head: string[];
 }
 
@@ -162,21 +165,35 @@ const DAY_MS = 86_400_000;
 const HOLDS_TTL = String(BUDGET_TIMINGS.holdsKeyTtlMs);
 const MARKER_TTL = String(BUDGET_TIMINGS.markerTtlMs);
 const NO_RULES: TagRuleRuntime[] = [];
+// The script's flags argument for every combination of (hard, reserve, stopped, refresh, fold).
+const FLAGS: string[] = Array.from({ length: 32 }, (_, bits) =>
+  [
+    bits & 16 ? "h" : "a",
+    bits & 8 ? "1" : "0",
+    bits & 4 ? "1" : "0",
+    bits & 2 ? "1" : "0",
+    bits & 1 ? "1" : "0",
+  ].join(""),
+);
 
 function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime {
   const day = Math.floor(nowMs / DAY_MS);
   let p = prepared.get(runtime);
   if (!p) {
     const hard = runtime.mode === "hard_deny";
+    // A negative limit or cap never binds (the script has always skipped them).
+    const periods = PERIODS.filter((period) => {
+      const limit = runtime.limits[period];
+      return limit !== null && limit >= 0n;
+    });
+    const cap = runtime.runSpendCapNanos;
     p = {
       keys: budgetKeys(runtime.projectId),
-      mode: hard ? "h" : "a",
-      limits: [
-        limitArg(runtime.limits.daily),
-        limitArg(runtime.limits.weekly),
-        limitArg(runtime.limits.monthly),
-      ],
-      runCap: hard && runtime.runSpendCapNanos !== null ? runtime.runSpendCapNanos.toString() : "-1",
+      hard,
+      codes: periods.map((period) => PERIOD_CODE[period]).join(""),
+      periods,
+      limits: periods.map((period) => runtime.limits[period]!.toString()),
+      runCap: hard && cap !== null && cap >= 0n ? cap.toString() : null,
       day: Number.NaN,
       windowKeys: currentWindowKeys(nowMs),
       head: [],
@@ -188,15 +205,7 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
     const k = p.keys;
     p.day = day;
     p.windowKeys = w;
-    p.head = [
-      k.built,
-      k.holds,
-      k.holdRecords,
-      k.heldSums,
-      k.usage(w.daily),
-      k.usage(w.weekly),
-      k.usage(w.monthly),
-    ];
+    p.head = [k.built, k.holds, k.holdRecords, k.heldSums, ...p.periods.map((period) => k.usage(w[period]))];
   }
   return p;
 }
@@ -216,33 +225,33 @@ async function evaluate(
       ? NO_RULES
       : runtime.tagRules.filter((r) => selectorMatches(r.selector, input.tags));
   const stopped = input.agentRunId ? runtime.stoppedRuns.has(input.agentRunId) : false;
+  const capped = runId !== "" && p.runCap !== null;
+  const reserve = estimate !== null;
+  const refresh = refreshDue(runtime.projectId, nowMs);
+  const folding = fold > 0n;
 
   const scriptKeys = p.head.slice();
-  scriptKeys.push(p.keys.run(runId));
+  if (capped) scriptKeys.push(p.keys.run(runId));
   for (const r of rules) scriptKeys.push(p.keys.tag(r.ref, p.windowKeys[r.period]));
-  const folding = fold > 0n;
   const args: string[] = [
     String(nowMs),
-    p.mode,
+    FLAGS[(p.hard ? 16 : 0) | (reserve ? 8 : 0) | (stopped ? 4 : 0) | (refresh ? 2 : 0) | (folding ? 1 : 0)]!,
     clamp(estimate ?? 0n),
-    estimate === null ? "0" : "1",
-    newId("res", nowMs),
+    reserve ? newId("res", nowMs) : "",
     String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000),
-    p.limits[0],
-    p.limits[1],
-    p.limits[2],
-    runId,
-    runId ? p.runCap : "-1",
-    stopped ? "1" : "0",
-    folding ? clamp(fold) : "0",
-    // The script reads the fold hold's id and expiry only when there is something to fold.
-    folding ? `unc_${nowMs.toString(36)}${Math.random().toString(36).slice(2, 10)}` : "",
-    folding ? String(nowMs + BUDGET_TIMINGS.uncountedHoldMs) : "0",
-    refreshDue(runtime.projectId, nowMs) ? MARKER_TTL : "0",
-    HOLDS_TTL,
-    String(rules.length),
+    p.codes,
   ];
+  for (const limit of p.limits) args.push(limit);
+  args.push(runId, capped ? p.runCap! : "-1", String(rules.length));
   for (const r of rules) args.push(r.ref, PERIOD_CODE[r.period], r.limitNanos.toString());
+  if (refresh) args.push(MARKER_TTL, HOLDS_TTL);
+  if (folding) {
+    args.push(
+      clamp(fold),
+      `unc_${nowMs.toString(36)}${Math.random().toString(36).slice(2, 10)}`,
+      String(nowMs + BUDGET_TIMINGS.uncountedHoldMs),
+    );
+  }
   return (await withRedis(deps.redis, () =>
     runScript(deps.redis, CHECK_SCRIPT, scriptKeys, args),
   )) as CheckReply;
@@ -289,10 +298,6 @@ function refreshDue(projectId: string, nowMs: number): boolean {
   if (refreshedAt.size >= 100_000) refreshedAt.clear();
   refreshedAt.set(projectId, nowMs);
   return true;
-}
-
-function limitArg(limit: bigint | null): string {
-  return limit === null ? "-1" : limit.toString();
 }
 
 // Lua numbers are doubles: keep every amount within exact integer range.

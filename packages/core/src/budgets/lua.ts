@@ -15,7 +15,7 @@ import type { Redis } from "ioredis";
 // Helpers of every script that moves holds. Amounts stay the decimal strings they arrived as
 // (ARGV, hold records) wherever Redis needs text: formatting a Lua number costs more than the
 // Redis command it feeds.
-const HOLDS = `
+const AMOUNTS = `
 local function fmt(n) return string.format('%.0f', n) end
 local function num(v) if v then return tonumber(v) or 0 end return 0 end
 
@@ -24,7 +24,9 @@ local function amount_reply(n)
   if n > -9e15 and n < 9e15 then return n end
   return fmt(n)
 end
+`;
 
+const RELEASE = `
 local function split_ref(ref)
   local r, p = string.match(ref, '^(.*):(%a)$')
   return r, p
@@ -70,6 +72,8 @@ local function release_expired(holds, recs, sums, now)
 end
 `;
 
+const HOLDS = AMOUNTS + RELEASE;
+
 const COMMON = `${HOLDS}
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is always <prefix>built
 
@@ -84,30 +88,37 @@ end
 `;
 
 /**
- * CHECK. KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, 5-7 usage d/w/m, 8 run counter,
- * 9.. tag counters of the matching rules.
- * ARGV: 1 now, 2 mode (h|a), 3 estimate, 4 reserve (1|0), 5 reservation id, 6 reservation expiry,
- * 7-9 limits d/w/m (-1 = none), 10 run id, 11 run cap (-1 = none), 12 run stopped (1|0),
- * 13 fold amount, 14 fold hold id, 15 fold expiry, 16 refresh TTLs (0 | marker ttl ms),
- * 17 holds ttl ms, 18 tag rule count, then per rule: ref, period code, limit.
- * Amounts (3, 7-9, 11, 13, per-rule limits) are canonical non-negative integer text (or -1).
+ * CHECK. KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, then the counters a verdict reads:
+ * the usage of each window that has a limit (daily, weekly, monthly order), the run's spend when
+ * its cap binds, the spend of each matching tag rule.
+ * ARGV: 1 now, 2 flags (mode h|a, reserve 1|0, run stopped 1|0, refresh TTLs 1|0, fold 1|0),
+ * 3 estimate, 4 reservation id, 5 reservation expiry, 6 codes of the limited windows (e.g. "m"),
+ * then one limit per code; then run id ('' = none), run cap (-1 = does not bind), tag rule count,
+ * per rule: ref, period code, limit; then marker ttl and holds ttl when refreshing; then fold
+ * amount, hold id and expiry when folding.
+ * Amounts are canonical non-negative integer text (or -1).
  * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a, limit, used, remaining, res id};
  * amounts are integer replies, or decimal text beyond ±9e15.
- * Only what a verdict needs is read: usage of the windows that have a limit, the run's spend when
- * its cap binds, the matching tag rules' spend — one HMGET of held sums and one MGET of counters;
- * and the scan for expired holds runs only when one may have expired (the built hash's field `x`).
+ * Only what a verdict needs travels and is read: one HMGET of held sums, one MGET of counters;
+ * the scan for expired holds runs only when one may have expired (the built hash's field `x`).
  */
 const CHECK_BODY = `
 local now = tonumber(ARGV[1])
+local flags = ARGV[2]
 local estText = ARGV[3]
 local est = tonumber(estText)
-local runId = ARGV[10]
-local runCap = tonumber(ARGV[11])
-local nTags = tonumber(ARGV[18])
+local codes = ARGV[6]
+local nWin = #codes
+local runId = ARGV[7 + nWin]
+local runCap = tonumber(ARGV[8 + nWin])
+local capped = runCap >= 0 and runId ~= ''
+local nTags = tonumber(ARGV[9 + nWin])
+local rule1 = 10 + nWin -- rule i: ref ARGV[rule1 + 3(i-1)], period code, limit
+local tail = rule1 + 3 * nTags
 
 -- Built markers, and 'x': the hold floor, a time no hold expires before (absent = unknown).
 local fields = {'p', 'x'}
-for i = 1, nTags do fields[i + 2] = 't:' .. ARGV[16 + 3 * i] end
+for i = 1, nTags do fields[i + 2] = 't:' .. ARGV[rule1 + 3 * (i - 1)] end
 local built = redis.call('HMGET', KEYS[1], unpack(fields))
 local missing = nil
 if not built[1] then missing = {'REBUILD', 'p'} end
@@ -121,11 +132,12 @@ if missing ~= nil then return missing end
 -- Key lifetimes are refreshed about once a minute per process, not on every check. Hold keys
 -- empty themselves as holds expire (Redis deletes empty hashes and sets), so a TTL only matters
 -- for a project that goes silent for good.
-if ARGV[16] ~= '0' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[16])
-  redis.call('PEXPIRE', KEYS[2], ARGV[17])
-  redis.call('PEXPIRE', KEYS[3], ARGV[17])
-  redis.call('PEXPIRE', KEYS[4], ARGV[17])
+if string.sub(flags, 4, 4) == '1' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[tail])
+  redis.call('PEXPIRE', KEYS[2], ARGV[tail + 1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[tail + 1])
+  redis.call('PEXPIRE', KEYS[4], ARGV[tail + 1])
+  tail = tail + 2
 end
 
 -- Expired holds are released before anything is read. The floor is at most the earliest expiry
@@ -135,9 +147,10 @@ end
 -- written by anything that does not know the floor cannot slip under it.
 local floor = tonumber(built[2])
 if floor == nil or floor <= now then
+  ${RELEASE}
   release_expired(KEYS[2], KEYS[3], KEYS[4], now)
   local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  local floorText = ARGV[6]
+  local floorText = ARGV[5]
   if first[2] ~= nil and tonumber(first[2]) < tonumber(floorText) then floorText = first[2] end
   redis.call('HSET', KEYS[1], 'x', floorText)
   floor = tonumber(floorText)
@@ -154,60 +167,52 @@ local function add_hold(id, n, text, run, refText, rules, exp)
   if n > 0 then
     redis.call('HINCRBY', KEYS[4], 'p', text)
     if run ~= '' then redis.call('HINCRBY', KEYS[4], 'r:' .. run, text) end
-    for i = 1, rules do redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[16 + 3 * i], text) end
+    for i = 1, rules do redis.call('HINCRBY', KEYS[4], fields[i + 2], text) end
   end
 end
 
 -- Fail-open calls the SDK admitted while Breakwater was unreachable: counted before the verdict.
-local fold = tonumber(ARGV[13])
-if fold > 0 then add_hold(ARGV[14], fold, ARGV[13], '', '', 0, ARGV[15]) end
+if string.sub(flags, 5, 5) == '1' then
+  add_hold(ARGV[tail + 1], tonumber(ARGV[tail]), ARGV[tail], '', '', 0, ARGV[tail + 2])
+end
 
 -- Held amounts (one HMGET) and settled usage (one MGET) of the scopes that can bind.
-local lim1, lim2, lim3 = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
-local capped = runId ~= '' and runCap >= 0
 local heldFields = {'p'}
 if capped then heldFields[2] = 'r:' .. runId end
 local heldTag = #heldFields
-local counters = {}
-local at1, at2, at3, atRun
-if lim1 >= 0 then counters[#counters + 1] = KEYS[5]; at1 = #counters end
-if lim2 >= 0 then counters[#counters + 1] = KEYS[6]; at2 = #counters end
-if lim3 >= 0 then counters[#counters + 1] = KEYS[7]; at3 = #counters end
-if capped then counters[#counters + 1] = KEYS[8]; atRun = #counters end
-local usageTag = #counters
-for i = 1, nTags do
-  heldFields[heldTag + i] = 't:' .. ARGV[16 + 3 * i]
-  counters[usageTag + i] = KEYS[8 + i]
-end
+for i = 1, nTags do heldFields[heldTag + i] = fields[i + 2] end
 local held = redis.call('HMGET', KEYS[4], unpack(heldFields))
 local usage = {}
-if #counters > 0 then usage = redis.call('MGET', unpack(counters)) end
+if #KEYS > 4 then usage = redis.call('MGET', unpack(KEYS, 5)) end
+local usageTag = nWin + (capped and 1 or 0)
 
 local heldP = num(held[1])
 local bind, bindRem, bindUsed, bindLimit
 local deny, denyRem, denyUsed, denyLimit
-local function period(code, limit, at)
-  if at == nil then return end
-  local used = num(usage[at]) + heldP
+for i = 1, nWin do
+  local limit = tonumber(ARGV[6 + i])
+  local used = num(usage[i]) + heldP
   local rem = limit - used - est
-  if bind == nil or rem < bindRem then bind, bindRem, bindUsed, bindLimit = code, rem, used, limit end
-  if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem, denyUsed, denyLimit = code, rem, used, limit end
+  if bind == nil or rem < bindRem then bind, bindRem, bindUsed, bindLimit = i, rem, used, limit end
+  if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem, denyUsed, denyLimit = i, rem, used, limit end
 end
-period('daily', lim1, at1)
-period('weekly', lim2, at2)
-period('monthly', lim3, at3)
+local function period_name(i)
+  local c = string.sub(codes, i, i)
+  if c == 'd' then return 'daily' elseif c == 'w' then return 'weekly' end
+  return 'monthly'
+end
 
-local projectMode = ARGV[2] == 'h' and 'h' or 'a'
-if ARGV[12] == '1' then
+local projectMode = string.sub(flags, 1, 1) == 'h' and 'h' or 'a'
+if string.sub(flags, 3, 3) == '1' then
   if bind == nil then return {'D', 'run_stopped', 'h', 0, 0, 0, ''} end
   return {'D', 'run_stopped', 'h', amount_reply(bindLimit), amount_reply(bindUsed), 0, ''}
 end
 if deny ~= nil then
-  return {'D', deny, projectMode, amount_reply(denyLimit), amount_reply(denyUsed),
+  return {'D', period_name(deny), projectMode, amount_reply(denyLimit), amount_reply(denyUsed),
     amount_reply(math.max(0, denyLimit - denyUsed)), ''}
 end
 if capped then
-  local used = num(usage[atRun]) + num(held[2])
+  local used = num(usage[nWin + 1]) + num(held[2])
   if used + est > runCap then
     return {'D', 'agent_run', 'h', amount_reply(runCap), amount_reply(used), amount_reply(math.max(0, runCap - used)), ''}
   end
@@ -215,7 +220,7 @@ end
 local refText = ''
 local tagDeny, tagRem, tagUsed, tagLimit
 for i = 1, nTags do
-  local base = 16 + 3 * i
+  local base = rule1 + 3 * (i - 1)
   local limit = tonumber(ARGV[base + 2])
   local ref = ARGV[base] .. ':' .. ARGV[base + 1]
   if i == 1 then refText = ref else refText = refText .. ',' .. ref end
@@ -228,12 +233,12 @@ if tagDeny ~= nil then
 end
 
 local resId = ''
-if ARGV[4] == '1' then
-  resId = ARGV[5]
-  add_hold(resId, est, estText, runId, refText, nTags, ARGV[6])
+if string.sub(flags, 2, 2) == '1' then
+  resId = ARGV[4]
+  add_hold(resId, est, estText, runId, refText, nTags, ARGV[5])
 end
 if bind == nil then return {'A', '', projectMode, 0, 0, 0, resId} end
-return {'A', bind, projectMode, amount_reply(bindLimit), amount_reply(bindUsed + est), amount_reply(bindRem), resId}
+return {'A', period_name(bind), projectMode, amount_reply(bindLimit), amount_reply(bindUsed + est), amount_reply(bindRem), resId}
 `;
 
 /**
@@ -427,7 +432,7 @@ function script(name: string, body: string, withCommon = true): LuaScript {
   return { name, source, sha: createHash("sha1").update(source).digest("hex") };
 }
 
-export const CHECK_SCRIPT = script("check", HOLDS + CHECK_BODY, false);
+export const CHECK_SCRIPT = script("check", AMOUNTS + CHECK_BODY, false);
 export const CONFIRM_SCRIPT = script("confirm", CONFIRM_BODY);
 export const INGEST_SCRIPT = script("ingest", INGEST_BODY);
 export const REBUILD_APPLY_SCRIPT = script("rebuild-apply", REBUILD_APPLY_BODY, false);
