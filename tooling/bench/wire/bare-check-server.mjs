@@ -1,8 +1,10 @@
 // The machine's limit for a budget check: node:http that reads and JSON-parses the same body and
 // does exactly one Redis EVALSHA (HINCRBY on a per-project hash + a read, returned), then answers
 // a small JSON. No auth, no validation, no framework. Plain JavaScript so nothing but node runs.
-// The ioredis client is configured like Breakwater's budget client (auto-pipelining on), so the
-// comparison measures Breakwater's own work, not a client setting.
+// The ioredis client batches its writes like Breakwater's budget client (createBudgetRedis with
+// enableAutoPipelining: the socket is corked from the first command of an event-loop turn until
+// setImmediate, so the turn's commands leave in one write), so the comparison measures
+// Breakwater's own work, not a client setting.
 import { createServer } from "node:http";
 import { Redis } from "ioredis";
 
@@ -18,7 +20,22 @@ local used = redis.call('HINCRBY', KEYS[1], 'reserved', ARGV[1])
 local limit = tonumber(redis.call('HGET', KEYS[1], 'limit') or '1000000000000000')
 return {used, limit}`;
 
-const redis = new Redis(redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: 0 });
+const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0 });
+let corked = null;
+const uncork = () => {
+  const socket = corked;
+  corked = null;
+  socket?.uncork();
+};
+const send = redis.sendCommand;
+redis.sendCommand = function (command, stream) {
+  if (corked === null && this.stream) {
+    corked = this.stream;
+    corked.cork();
+    setImmediate(uncork);
+  }
+  return send.call(this, command, stream);
+};
 const sha = await redis.script("LOAD", SCRIPT);
 const key = `bench:bare:{${process.pid}}`;
 

@@ -110,4 +110,70 @@ describe("the budget Redis client's command deadline", () => {
       redis.disconnect();
     }
   });
+
+  it("still bounds commands whose batched write went out corked", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    redis.on("error", () => undefined);
+    try {
+      await ready(redis);
+      await admin.client("PAUSE", 1200, "ALL");
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          redis.get("k").then(
+            () => "answered",
+            (e: Error) => e.message,
+          ),
+        ),
+      );
+      expect(outcomes).toEqual(Array(5).fill("Command timed out"));
+      expect(performance.now() - started).toBeLessThan(800);
+      await new Promise((r) => setTimeout(r, 900));
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe("auto-pipelining of the budget Redis client", () => {
+  // Socket writes as Node performs them: one _writev per flushed batch, _write for a lone chunk.
+  const spyWrites = (redis: Redis) => {
+    const socket = redis.stream as unknown as {
+      _write: (...a: unknown[]) => unknown;
+      _writev: (...a: unknown[]) => unknown;
+    };
+    const counts = { write: 0, writev: 0, chunks: 0 };
+    const write = socket._write.bind(socket);
+    const writev = socket._writev.bind(socket);
+    socket._write = (...a: unknown[]) => {
+      counts.write++;
+      counts.chunks++;
+      return write(...a);
+    };
+    socket._writev = (chunks: unknown, ...a: unknown[]) => {
+      counts.writev++;
+      counts.chunks += (chunks as unknown[]).length;
+      return writev(chunks, ...a);
+    };
+    return counts;
+  };
+
+  it("sends the commands of one event-loop turn in one write, and answers each in order", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    try {
+      await ready(redis);
+      const counts = spyWrites(redis);
+      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => redis.echo(`m${i}`)));
+      expect(replies).toEqual(Array.from({ length: 100 }, (_, i) => `m${i}`));
+      expect(counts).toEqual({ write: 0, writev: 1, chunks: 100 });
+      // The next turn is a batch of its own; a lone command is a plain write.
+      expect(await redis.echo("alone")).toBe("alone");
+      expect(counts).toEqual({ write: 1, writev: 1, chunks: 101 });
+      // An explicit pipeline still travels as one write, and a failing command fails alone.
+      const results = await redis.pipeline().set("p", "1").hget("p", "x").get("p").exec();
+      expect(results?.map(([err, v]) => (err ? "error" : v))).toEqual(["OK", "error", "1"]);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });

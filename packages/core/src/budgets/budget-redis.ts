@@ -68,9 +68,15 @@ const watched = new WeakSet<Redis>();
  * Redis is down commands fail at once instead of piling up; a command deadline (`commandTimeout`,
  * default 500 ms, enforced by a watchdog) bounds a hung server. Reconnects in the background.
  * Wait for `ready` at boot before serving checks.
+ *
+ * `enableAutoPipelining: true` batches writes per event-loop turn: the first command of a turn
+ * corks the socket and a setImmediate uncorks it, so every command issued meanwhile — by any
+ * request — leaves in one write, as ioredis's own auto-pipelining promises, but without its
+ * per-batch Pipeline object, extra promise and nextTick per command (about 14 µs of Node CPU per
+ * budget check under load). Replies are matched to commands exactly as for unbatched commands.
  */
 export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
-  const { commandTimeout = BUDGET_REDIS_COMMAND_TIMEOUT_MS, ...rest } = opts;
+  const { commandTimeout = BUDGET_REDIS_COMMAND_TIMEOUT_MS, enableAutoPipelining = false, ...rest } = opts;
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -78,17 +84,28 @@ export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
     retryStrategy: (times) => Math.min(50 * times, 1_000),
     ...rest,
   });
-  if (commandTimeout > 0) {
-    const watchdog = new CommandWatchdog(commandTimeout);
-    const send = redis.sendCommand;
-    // Every command passes here, pipelined and auto-pipelined ones included.
-    redis.sendCommand = function (this: Redis, command, stream) {
-      const result = send.call(this, command, stream);
-      if (!command.isSettled) watchdog.track(command);
-      return result;
-    };
-    watched.add(redis);
-  }
+  const watchdog = commandTimeout > 0 ? new CommandWatchdog(commandTimeout) : null;
+  if (watchdog) watched.add(redis);
+  if (!watchdog && !enableAutoPipelining) return redis;
+
+  let corked: Redis["stream"] | null = null;
+  const uncork = () => {
+    const socket = corked;
+    corked = null;
+    socket?.uncork();
+  };
+  const send = redis.sendCommand;
+  // Every command passes here, pipelined ones included (their batch is written to the socket too).
+  redis.sendCommand = function (this: Redis, command, stream) {
+    if (enableAutoPipelining && corked === null && this.stream) {
+      corked = this.stream;
+      corked.cork();
+      setImmediate(uncork);
+    }
+    const result = send.call(this, command, stream);
+    if (watchdog && !command.isSettled) watchdog.track(command);
+    return result;
+  };
   return redis;
 }
 
