@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Config, parseConfig } from "@breakwater/config";
+import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import { type Deps, systemCtx } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
 import { createJobsClient } from "@breakwater/queue";
@@ -15,7 +15,7 @@ const workerRoot = path.resolve(here, "..");
 /** Config for a test run: the test database, a private Redis, a unique queue prefix. */
 export function harnessConfig(redisUrl: string, extra: Record<string, string> = {}): Config {
   return parseConfig({
-    ...process.env,
+    ...processEnv(),
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
     ...extra,
@@ -59,7 +59,7 @@ export async function spawnWorker(
   const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: workerRoot,
     env: {
-      ...process.env,
+      ...processEnv(),
       DATABASE_URL: config.DATABASE_URL,
       REDIS_URL: config.REDIS_URL,
       QUEUE_PREFIX: config.QUEUE_PREFIX,
@@ -73,7 +73,7 @@ export async function spawnWorker(
   });
   const logs: string[] = [];
   // WORKER_TEST_LOG=<file> appends every spawned worker's output there, for debugging a run.
-  const logFile = process.env.WORKER_TEST_LOG;
+  const logFile = processEnv().WORKER_TEST_LOG;
   const keep = (b: Buffer) => {
     logs.push(b.toString());
     if (logFile) appendFileSync(logFile, `[${proc.pid}] ${b.toString()}`);

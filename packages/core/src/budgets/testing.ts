@@ -1,5 +1,5 @@
 // Fixtures shared by the budget integration tests (real Postgres and Redis; no mocks).
-import { type Config, parseConfig } from "@breakwater/config";
+import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import { createDb, type PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
 import { pino } from "pino";
@@ -42,7 +42,7 @@ export interface BudgetTestEnv {
 
 /** Deps on the test database and Redis db 1, with a $1/$2-per-token test model and an output bound of 1. */
 export function budgetTestEnv(overrides: Partial<Config> = {}, db?: PrismaClient): BudgetTestEnv {
-  const base = parseConfig(process.env);
+  const base = parseConfig(processEnv());
   const config: Config = { ...base, DEFAULT_OUTPUT_TOKEN_BOUND: 1, ...overrides };
   const ownDb = db ?? createDb(config.DATABASE_URL);
   const redis = createBudgetRedis(config.REDIS_URL);

@@ -1,4 +1,4 @@
-import { parseConfig } from "@breakwater/config";
+import { parseConfig, processEnv } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
 import { pino } from "pino";
 import { type Deps, systemCtx } from "../context";
@@ -7,7 +7,7 @@ import { createProject } from "../tenancy/create-project";
 
 /** Deps on the test database (from the vitest env) with overridable config. */
 export function testDeps(overrides: Record<string, string> = {}): Deps {
-  const config = parseConfig({ ...process.env, ...overrides });
+  const config = parseConfig({ ...processEnv(), ...overrides });
   return { db: createDb(config.DATABASE_URL, { max: 20 }), config, log: pino({ level: "silent" }) };
 }
 

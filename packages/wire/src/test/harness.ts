@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { type Config, parseConfig } from "@breakwater/config";
+import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import {
   type Ctx,
   createApiKey,
@@ -25,7 +25,7 @@ export interface Harness {
 }
 
 export async function startHarness(overrides: Partial<Record<string, string>> = {}): Promise<Harness> {
-  const config = parseConfig({ ...process.env, ...overrides });
+  const config = parseConfig({ ...processEnv(), ...overrides });
   const db = createDb(config.DATABASE_URL);
   const log = pino({ level: "silent" });
   const sys = systemCtx({ db, config, log });
