@@ -233,41 +233,40 @@ export function createWireHandlers(s: WireServices) {
 
   /** Maps what escaped a handler to an envelope; only true infrastructure faults are 5xx. */
   function guard(name: string, fn: Handler, unavailable: () => WireResult): Handler {
-    return async (req) => {
-      try {
-        return await fn(req);
-      } catch (err) {
-        if (err instanceof Early) return err.result;
-        // A core use case refusing its input is still bad input, never a 500.
-        if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
-        if (isDomainError(err)) {
-          switch (err.code) {
-            case "BUDGET_UNAVAILABLE":
-              return budgetUnavailable();
-            case "NOT_FOUND":
-              return notFound(err.message);
-            case "UNAUTHORIZED":
-              return unauthorized();
-            case "FORBIDDEN":
-              return readOnlyKey();
-            case "RATE_LIMITED":
-              return rateLimited(Number(err.details?.retryAfterSeconds ?? 1));
-            case "INVALID":
-              return validationFailed([
-                { loc: ["body"], msg: `Value error, ${err.message}`, type: "value_error" },
-              ]);
-            default:
-              break;
-          }
+    // One rejection handler per endpoint, chained onto each request's promise: no async frame
+    // per request (the handlers are async functions, so they never throw synchronously).
+    const recover = (err: unknown): WireResult => {
+      if (err instanceof Early) return err.result;
+      // A core use case refusing its input is still bad input, never a 500.
+      if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
+      if (isDomainError(err)) {
+        switch (err.code) {
+          case "BUDGET_UNAVAILABLE":
+            return budgetUnavailable();
+          case "NOT_FOUND":
+            return notFound(err.message);
+          case "UNAUTHORIZED":
+            return unauthorized();
+          case "FORBIDDEN":
+            return readOnlyKey();
+          case "RATE_LIMITED":
+            return rateLimited(Number(err.details?.retryAfterSeconds ?? 1));
+          case "INVALID":
+            return validationFailed([
+              { loc: ["body"], msg: `Value error, ${err.message}`, type: "value_error" },
+            ]);
+          default:
+            break;
         }
-        if (isInfrastructureFault(err)) {
-          s.log.warn({ err, handler: name }, "SDK request failed on an unavailable backend");
-          return unavailable();
-        }
-        s.log.error({ err, handler: name }, "SDK request failed");
-        return internalError();
       }
+      if (isInfrastructureFault(err)) {
+        s.log.warn({ err, handler: name }, "SDK request failed on an unavailable backend");
+        return unavailable();
+      }
+      s.log.error({ err, handler: name }, "SDK request failed");
+      return internalError();
     };
+    return (req) => fn(req).then(undefined, recover);
   }
 
   const check: Handler = async (req) => {
@@ -472,7 +471,15 @@ export function createWireHandlers(s: WireServices) {
   const BREAKER_RE = /^\/api\/v1\/projects\/([^/]+)\/providers\/breaker-reports\/?$/;
 
   /** Routes one request to its handler by path; unknown paths are 404 (lease routes live elsewhere). */
-  async function dispatch(req: WireRequest): Promise<WireResult> {
+  function dispatch(req: WireRequest): Promise<WireResult> {
+    try {
+      return route(req);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  function route(req: WireRequest): Promise<WireResult> {
     const path = pathOf(req.url);
     switch (path) {
       case "/api/v1/budgets/check":
@@ -496,11 +503,11 @@ export function createWireHandlers(s: WireServices) {
           try {
             projectId = decodeURIComponent(m[1]!);
           } catch {
-            return notFound("Project not found");
+            return Promise.resolve(notFound("Project not found"));
           }
           return handlers.breakerReports(projectId)(req);
         }
-        return notFound();
+        return Promise.resolve(notFound());
       }
     }
   }

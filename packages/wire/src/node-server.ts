@@ -1,19 +1,28 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { Logger } from "pino";
 import type { WireResult } from "./errors";
 import type { WireRequest } from "./http";
 
+/** Header lookup over a Node IncomingMessage's parsed headers (fetch Headers semantics for get). */
+class NodeHeaders {
+  constructor(private readonly h: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const v = this.h[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  }
+}
+
 /** A WireRequest over a Node IncomingMessage (no fetch Request allocation on the hot path). */
 class NodeWireRequest implements WireRequest {
-  readonly headers: { get(name: string): string | null };
+  readonly headers: NodeHeaders;
   constructor(private readonly msg: IncomingMessage) {
-    const h = msg.headers;
-    this.headers = {
-      get(name: string) {
-        const v = h[name.toLowerCase()];
-        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
-      },
-    };
+    this.headers = new NodeHeaders(msg.headers);
   }
   get method() {
     return this.msg.method ?? "GET";

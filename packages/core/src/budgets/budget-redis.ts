@@ -109,6 +109,22 @@ export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
   return redis;
 }
 
+/**
+ * True for a client whose every command fails fast on its own: no offline queue, and a command
+ * deadline (the budget client's watchdog or ioredis's commandTimeout).
+ */
+export function isSelfBounded(redis: Redis): boolean {
+  return (
+    redis.options.enableOfflineQueue === false &&
+    (watched.has(redis) || (redis.options.commandTimeout ?? 0) > 0)
+  );
+}
+
+/** A Redis failure as the budget engine reports it (domain errors pass through). */
+export function asBudgetUnavailable(err: unknown): DomainError {
+  return err instanceof DomainError ? err : budgetUnavailable(err);
+}
+
 /** The domain error every budget operation raises when Redis cannot answer. */
 export function budgetUnavailable(cause?: unknown): DomainError {
   const err = new DomainError("BUDGET_UNAVAILABLE", "Budget backend temporarily unavailable; retry");
@@ -127,11 +143,8 @@ export async function withRedis<T>(
   timeoutMs = BUDGET_REDIS_COMMAND_TIMEOUT_MS,
 ): Promise<T> {
   if (redis.status === "end" || redis.status === "close") throw budgetUnavailable();
-  const selfBounded =
-    redis.options.enableOfflineQueue === false &&
-    (watched.has(redis) || (redis.options.commandTimeout ?? 0) > 0);
   try {
-    if (selfBounded) return await work();
+    if (isSelfBounded(redis)) return await work();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(budgetUnavailable(new Error("budget Redis deadline"))), timeoutMs);
@@ -142,7 +155,6 @@ export async function withRedis<T>(
       clearTimeout(timer);
     }
   } catch (err) {
-    if (err instanceof DomainError) throw err;
-    throw budgetUnavailable(err);
+    throw asBudgetUnavailable(err);
   }
 }

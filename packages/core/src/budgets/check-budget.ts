@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { newId } from "../ids";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
-import { budgetUnavailable, withRedis } from "./budget-redis";
+import { budgetUnavailable } from "./budget-redis";
 import {
   budgetRuntimeCache,
   type ProjectBudgetRuntime,
@@ -9,7 +9,7 @@ import {
   type TagRuleRuntime,
 } from "./budget-runtime";
 import { type BudgetKeys, budgetKeys } from "./keys";
-import { CHECK_SCRIPT, runScript } from "./lua";
+import { CHECK_SCRIPT, runBudgetScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
@@ -112,33 +112,72 @@ const MAX_SCRIPT_NANOS = BigInt(Number.MAX_SAFE_INTEGER);
  * the project's counters (then they are rebuilt first). Throws BUDGET_UNAVAILABLE fast when Redis
  * cannot answer.
  */
-export async function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<CheckBudgetResult> {
-  const input = parseCheckBudgetInput(raw);
-  const cache = budgetRuntimeCache(deps);
-  // A warm cache answers without a promise: one microtask less on every check.
-  const runtime = cache.peek(input.projectId) ?? (await cache.get(input.projectId));
-  const estimate = deps.pricing.reservationNanos({
+export function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<CheckBudgetResult> {
+  // Written without async frames for the common case (warm runtime, counters in Redis): the check
+  // is the hot path, and every frame is a promise and a microtask. Failures still reject.
+  try {
+    const input = parseCheckBudgetInput(raw);
+    const runtime = budgetRuntimeCache(deps).peek(input.projectId);
+    if (runtime === undefined) return checkLoadingRuntime(deps, input);
+    const estimate = reservationOf(deps, input);
+    const fold = foldOf(deps, input);
+    return evaluate(deps, runtime, input, estimate, fold).then((reply) =>
+      reply[0] !== "REBUILD"
+        ? toResult(runtime, input.agentRunId ?? null, reply)
+        : checkAfterRebuild(deps, runtime, input, estimate, fold, reply),
+    );
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+async function checkLoadingRuntime(deps: BudgetDeps, input: ParsedInput): Promise<CheckBudgetResult> {
+  const runtime = await budgetRuntimeCache(deps).get(input.projectId);
+  const estimate = reservationOf(deps, input);
+  const fold = foldOf(deps, input);
+  const reply = await evaluate(deps, runtime, input, estimate, fold);
+  if (reply[0] !== "REBUILD") return toResult(runtime, input.agentRunId ?? null, reply);
+  return checkAfterRebuild(deps, runtime, input, estimate, fold, reply);
+}
+
+/** Attempts 2 and 3 of a check whose counters Redis had lost: rebuild, then ask again. */
+async function checkAfterRebuild(
+  deps: BudgetDeps,
+  runtime: ProjectBudgetRuntime,
+  input: ParsedInput,
+  estimate: bigint | null,
+  fold: bigint,
+  first: CheckReply,
+): Promise<CheckBudgetResult> {
+  let reply = first;
+  for (let attempt = 1; attempt < 3; attempt++) {
+    await ensureBudgetBuilt(deps, runtime, reply.slice(1).map(String));
+    reply = await evaluate(deps, runtime, input, estimate, fold);
+    if (reply[0] !== "REBUILD") return toResult(runtime, input.agentRunId ?? null, reply);
+  }
+  await ensureBudgetBuilt(deps, runtime, reply.slice(1).map(String));
+  throw budgetUnavailable(new Error("budget counters kept disappearing during the check"));
+}
+
+function reservationOf(deps: BudgetDeps, input: ParsedInput): bigint | null {
+  return deps.pricing.reservationNanos({
     provider: input.provider,
     model: input.model,
     modality: input.modality,
     estimatedInputTokens: input.estimatedInputTokens,
     outputTokenBound: deps.config.DEFAULT_OUTPUT_TOKEN_BOUND,
   });
-  const fold =
-    input.uncountedTokens > 0
-      ? (deps.pricing.uncountedTokensNanos({
-          provider: input.provider,
-          model: input.model,
-          tokens: input.uncountedTokens,
-        }) ?? 0n)
-      : 0n;
+}
 
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const reply = await evaluate(deps, runtime, input, estimate, fold);
-    if (reply[0] !== "REBUILD") return toResult(runtime, input.agentRunId ?? null, reply);
-    await ensureBudgetBuilt(deps, runtime, reply.slice(1).map(String));
-  }
-  throw budgetUnavailable(new Error("budget counters kept disappearing during the check"));
+function foldOf(deps: BudgetDeps, input: ParsedInput): bigint {
+  if (input.uncountedTokens <= 0) return 0n;
+  return (
+    deps.pricing.uncountedTokensNanos({
+      provider: input.provider,
+      model: input.model,
+      tokens: input.uncountedTokens,
+    }) ?? 0n
+  );
 }
 
 /**
@@ -210,7 +249,7 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
   return p;
 }
 
-async function evaluate(
+function evaluate(
   deps: BudgetDeps,
   runtime: ProjectBudgetRuntime,
   input: ParsedInput,
@@ -252,9 +291,7 @@ async function evaluate(
       String(nowMs + BUDGET_TIMINGS.uncountedHoldMs),
     );
   }
-  return (await withRedis(deps.redis, () =>
-    runScript(deps.redis, CHECK_SCRIPT, scriptKeys, args),
-  )) as CheckReply;
+  return runBudgetScript(deps.redis, CHECK_SCRIPT, scriptKeys, args) as Promise<CheckReply>;
 }
 
 /**
