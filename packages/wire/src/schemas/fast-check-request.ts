@@ -42,7 +42,13 @@ export function fastCheckRequest(body: unknown): CheckRequest | null {
   const b = body as Record<string, unknown>;
   for (const k in b) if (!KEYS.has(k) || b[k] === null) return null;
   if (b.estimated_media !== undefined) return null;
-  if (!isCount(b.estimated_input_tokens, TOKEN_MAX) || !isModel(b.model) || !PROVIDERS.has(b.provider))
+  // Like the schema: the primary model must be non-empty (fallback models may be empty strings).
+  if (
+    !isCount(b.estimated_input_tokens, TOKEN_MAX) ||
+    !isModel(b.model) ||
+    b.model.length === 0 ||
+    !PROVIDERS.has(b.provider)
+  )
     return null;
   const modality = b.modality ?? "text";
   if (!MODALITY_SET.has(modality)) return null;
