@@ -147,3 +147,51 @@ export async function measureCpu<T>(
       : Math.max(0, machineAfter - machineBefore - known);
   return { result, cpuMs, elapsedMs, redisCommands };
 }
+
+/**
+ * Unlinks every key matching `patterns` in the database of `url` (the benchmark's own Redis db)
+ * with one server-side SCAN loop; resolves with the number removed, or null on failure.
+ */
+export function unlinkKeys(url: string, patterns: string[], timeoutMs = 30_000): Promise<number | null> {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  const username = decodeURIComponent(u.username);
+  const db = u.pathname.replace(/^\//, "") || "0";
+  const script = `local n = 0
+for _, pattern in ipairs(ARGV) do
+  local cursor = '0'
+  repeat
+    local r = redis.call('SCAN', cursor, 'MATCH', pattern, 'COUNT', 1000)
+    cursor = r[1]
+    if #r[2] > 0 then n = n + redis.call('UNLINK', unpack(r[2])) end
+  until cursor == '0'
+end
+return n`;
+  const commands = [
+    ...(password ? [username ? ["AUTH", username, password] : ["AUTH", password]] : []),
+    ["SELECT", db],
+    ["EVAL", script, "0", ...patterns],
+  ];
+  const payload = commands
+    .map((c) => `*${c.length}\r\n${c.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`)
+    .join("");
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    let text = "";
+    const finish = (v: number | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    socket.on("connect", () => socket.write(payload));
+    socket.on("error", () => finish(null));
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      // Replies: +OK for AUTH and SELECT, then the script's integer; any error ends it.
+      if (text.includes("-")) return finish(null);
+      const m = /:(\d+)\r\n$/.exec(text);
+      if (m) finish(Number(m[1]));
+    });
+  });
+}

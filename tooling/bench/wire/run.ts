@@ -37,7 +37,7 @@ import { ensurePostgresDatabase, pingRedis } from "../../scripts/launcher/probe"
 import { createToolDeps } from "../../src/deps";
 import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
-import { measureCpu } from "./cpu";
+import { measureCpu, unlinkKeys } from "./cpu";
 import type { ClosedResult, IngestRunResult, Job, OpenResult } from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
 import { checkBodies } from "./workload";
@@ -73,6 +73,8 @@ const PLAN = {
   deadlineSeconds: 175,
 } as const;
 const PORTS = { breakwater: 3610, bare: 3611 } as const;
+/** What the servers write to Redis db 3: budget keys, admission windows, the bare server's hash. */
+const BENCH_KEY_PATTERNS = ["bw:bud:*", "bw:adm:*", "bench:bare:*"];
 const CHECK_PATH = "/api/v1/budgets/check";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -366,6 +368,10 @@ async function main() {
   if (!db.ok) throw new Error(`Postgres for the benchmark: ${db.reason}`);
   const redis = await pingRedis(redisUrl);
   if (!redis.ok) throw new Error(`Redis for the benchmark: ${redis.reason}`);
+  // Budget counters and holds of earlier runs' projects (db 3 belongs to this benchmark): a run
+  // never confirms its reservations, so each one leaves a few hundred thousand holds behind.
+  const stale = await unlinkKeys(redisUrl, BENCH_KEY_PATTERNS);
+  if (stale) log(`removed ${stale} keys of earlier runs from Redis db 3`);
 
   log("setup: migrate breakwater_bench, seed, tenant, production build of the SDK API server…");
   await runToEnd(
@@ -646,6 +652,7 @@ async function main() {
   await admin.end();
   await send({ op: "exit" }).catch(() => undefined);
   await stopAll();
+  await unlinkKeys(redisUrl, BENCH_KEY_PATTERNS);
 
   let profile: string | undefined;
   if (flags.profile) {
