@@ -118,9 +118,15 @@ local rule1 = 10 + nWin -- rule i: ref ARGV[rule1 + 3(i-1)], period code, limit
 local tail = rule1 + 3 * nTags
 
 -- Built markers, and 'x': the hold floor, a time no hold expires before (absent = unknown).
-local fields = {'p', 'x'}
-for i = 1, nTags do fields[i + 2] = 't:' .. ARGV[rule1 + 3 * (i - 1)] end
-local built = redis.call('HMGET', KEYS[1], unpack(fields))
+-- The common rule-less check asks with literal fields: no table to build and unpack.
+local fields, built
+if nTags == 0 then
+  built = redis.call('HMGET', KEYS[1], 'p', 'x')
+else
+  fields = {'p', 'x'}
+  for i = 1, nTags do fields[i + 2] = 't:' .. ARGV[rule1 + 3 * (i - 1)] end
+  built = redis.call('HMGET', KEYS[1], unpack(fields))
+end
 local missing = nil
 if not built[1] then missing = {'REBUILD', 'p'} end
 for i = 3, nTags + 2 do
@@ -178,13 +184,25 @@ if string.sub(flags, 5, 5) == '1' then
 end
 
 -- Held amounts (one HMGET) and settled usage (one MGET) of the scopes that can bind.
-local heldFields = {'p'}
-if capped then heldFields[2] = 'r:' .. runId end
-local heldTag = #heldFields
-for i = 1, nTags do heldFields[heldTag + i] = fields[i + 2] end
-local held = redis.call('HMGET', KEYS[4], unpack(heldFields))
-local usage = {}
-if #KEYS > 4 then usage = redis.call('MGET', unpack(KEYS, 5)) end
+-- A single field or counter is read with HGET / GET.
+local heldTag = capped and 2 or 1
+local held
+if heldTag == 1 and nTags == 0 then
+  held = {redis.call('HGET', KEYS[4], 'p')}
+else
+  local heldFields = {'p'}
+  if capped then heldFields[2] = 'r:' .. runId end
+  for i = 1, nTags do heldFields[heldTag + i] = fields[i + 2] end
+  held = redis.call('HMGET', KEYS[4], unpack(heldFields))
+end
+local usage
+if #KEYS == 5 then
+  usage = {redis.call('GET', KEYS[5])}
+elseif #KEYS > 5 then
+  usage = redis.call('MGET', unpack(KEYS, 5))
+else
+  usage = {}
+end
 local usageTag = nWin + (capped and 1 or 0)
 
 local heldP = num(held[1])
