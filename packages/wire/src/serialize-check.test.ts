@@ -57,6 +57,16 @@ describe("floatJson", () => {
     expect(() => floatJson(Number.NaN)).toThrow();
     expect(() => floatJson(Number.POSITIVE_INFINITY)).toThrow();
   });
+
+  it("writes every other finite number exactly as JSON does", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        if (Number.isInteger(x) && Math.abs(x) < 1e21) return;
+        expect(floatJson(x)).toBe(JSON.stringify(x));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
 });
 
 describe("serializeCheckResponse", () => {
