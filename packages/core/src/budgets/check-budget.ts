@@ -204,15 +204,12 @@ const DAY_MS = 86_400_000;
 const HOLDS_TTL = String(BUDGET_TIMINGS.holdsKeyTtlMs);
 const MARKER_TTL = String(BUDGET_TIMINGS.markerTtlMs);
 const NO_RULES: TagRuleRuntime[] = [];
-// The script's flags argument for every combination of (hard, reserve, stopped, refresh, fold).
-const FLAGS: string[] = Array.from({ length: 32 }, (_, bits) =>
-  [
-    bits & 16 ? "h" : "a",
-    bits & 8 ? "1" : "0",
-    bits & 4 ? "1" : "0",
-    bits & 2 ? "1" : "0",
-    bits & 1 ? "1" : "0",
-  ].join(""),
+// The script's flags argument for every combination of: hard, reserve, stopped, refresh, fold,
+// run id, binding run cap, tag rules (bit 7 down to bit 0).
+const FLAGS: string[] = Array.from(
+  { length: 256 },
+  (_, bits) =>
+    (bits & 128 ? "h" : "a") + [64, 32, 16, 8, 4, 2, 1].map((b) => (bits & b ? "1" : "0")).join(""),
 );
 
 function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime {
@@ -274,15 +271,29 @@ function evaluate(
   for (const r of rules) scriptKeys.push(p.keys.tag(r.ref, p.windowKeys[r.period]));
   const args: string[] = [
     String(nowMs),
-    FLAGS[(p.hard ? 16 : 0) | (reserve ? 8 : 0) | (stopped ? 4 : 0) | (refresh ? 2 : 0) | (folding ? 1 : 0)]!,
+    FLAGS[
+      (p.hard ? 128 : 0) |
+        (reserve ? 64 : 0) |
+        (stopped ? 32 : 0) |
+        (refresh ? 16 : 0) |
+        (folding ? 8 : 0) |
+        (runId !== "" ? 4 : 0) |
+        (capped ? 2 : 0) |
+        (rules.length > 0 ? 1 : 0)
+    ]!,
     clamp(estimate ?? 0n),
     reserve ? newId("res", nowMs) : "",
     String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000),
     p.codes,
   ];
   for (const limit of p.limits) args.push(limit);
-  args.push(runId, capped ? p.runCap! : "-1", String(rules.length));
-  for (const r of rules) args.push(r.ref, PERIOD_CODE[r.period], r.limitNanos.toString());
+  // Only what this check has travels: most checks name no run and match no tag rule.
+  if (runId !== "") args.push(runId);
+  if (capped) args.push(p.runCap!);
+  if (rules.length > 0) {
+    args.push(String(rules.length));
+    for (const r of rules) args.push(r.ref, PERIOD_CODE[r.period], r.limitNanos.toString());
+  }
   if (refresh) args.push(MARKER_TTL, HOLDS_TTL);
   if (folding) {
     args.push(

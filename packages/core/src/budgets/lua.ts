@@ -92,11 +92,11 @@ end
  * CHECK. KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, then the counters a verdict reads:
  * the usage of each window that has a limit (daily, weekly, monthly order), the run's spend when
  * its cap binds, the spend of each matching tag rule.
- * ARGV: 1 now, 2 flags (mode h|a, reserve 1|0, run stopped 1|0, refresh TTLs 1|0, fold 1|0),
- * 3 estimate, 4 reservation id, 5 reservation expiry, 6 codes of the limited windows (e.g. "m"),
- * then one limit per code; then run id ('' = none), run cap (-1 = does not bind), tag rule count,
- * per rule: ref, period code, limit; then marker ttl and holds ttl when refreshing; then fold
- * amount, hold id and expiry when folding.
+ * ARGV: 1 now, 2 flags (mode h|a, then 1|0 for: reserve, run stopped, refresh TTLs, fold, a run
+ * id follows, a binding run cap follows, tag rules follow), 3 estimate, 4 reservation id,
+ * 5 reservation expiry, 6 codes of the limited windows (e.g. "m"), then one limit per code; then
+ * only as flagged: run id; run cap; tag rule count and per rule ref, period code, limit; marker
+ * ttl and holds ttl; fold amount, hold id and expiry.
  * Amounts are canonical non-negative integer text (or -1).
  * Returns {'REBUILD', missing markers…} or {verdict A|D, code, mode h|a, limit, used, remaining, res id};
  * amounts are integer replies, or decimal text beyond ±9e15.
@@ -110,11 +110,14 @@ local estText = ARGV[3]
 local est = tonumber(estText)
 local codes = ARGV[6]
 local nWin = #codes
-local runId = ARGV[7 + nWin]
-local runCap = tonumber(ARGV[8 + nWin])
-local capped = runCap >= 0 and runId ~= ''
-local nTags = tonumber(ARGV[9 + nWin])
-local rule1 = 10 + nWin -- rule i: ref ARGV[rule1 + 3(i-1)], period code, limit
+local a = 7 + nWin -- the next optional argument
+local runId = ''
+if string.sub(flags, 6, 6) == '1' then runId = ARGV[a]; a = a + 1 end
+local capped, runCap = false, -1
+if string.sub(flags, 7, 7) == '1' then capped, runCap = true, tonumber(ARGV[a]); a = a + 1 end
+local nTags = 0
+if string.sub(flags, 8, 8) == '1' then nTags = tonumber(ARGV[a]); a = a + 1 end
+local rule1 = a -- rule i: ref ARGV[rule1 + 3(i-1)], period code, limit
 local tail = rule1 + 3 * nTags
 
 -- Built markers, and 'x': the hold floor, a time no hold expires before (absent = unknown).
