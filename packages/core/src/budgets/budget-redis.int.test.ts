@@ -177,3 +177,70 @@ describe("auto-pipelining of the budget Redis client", () => {
     }
   });
 });
+
+describe("the auto-pipelined budget client across a Redis outage", () => {
+  const outagePort = 3641;
+  let server: ChildProcess | undefined;
+  const startServer = async () => {
+    server = spawn(
+      "redis-server",
+      ["--port", String(outagePort), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"],
+      { stdio: "ignore" },
+    );
+    for (let i = 0; i < 100; i++) {
+      const probe = new Redis(outagePort, "127.0.0.1", {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      probe.on("error", () => undefined);
+      const ok = await probe.connect().then(
+        () => true,
+        () => false,
+      );
+      probe.disconnect();
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("private redis-server did not start");
+  };
+  const stopServer = async () => {
+    if (!server) return;
+    const exited = new Promise((r) => server!.once("exit", r));
+    server.kill("SIGKILL");
+    await exited;
+    server = undefined;
+  };
+  afterAll(stopServer);
+
+  it("fails fast while Redis is down and answers again once it is back", async () => {
+    await startServer();
+    const redis = createBudgetRedis(`redis://127.0.0.1:${outagePort}/0`, { enableAutoPipelining: true });
+    redis.on("error", () => undefined);
+    try {
+      await ready(redis);
+      expect(await Promise.all([redis.set("a", "1"), redis.get("a")])).toEqual(["OK", "1"]);
+      await stopServer();
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          withRedis(redis, () => redis.get("a")).then(
+            () => "answered",
+            (e: { code?: string }) => e.code,
+          ),
+        ),
+      );
+      expect(outcomes).toEqual(Array(3).fill("BUDGET_UNAVAILABLE"));
+      expect(performance.now() - started).toBeLessThan(600);
+      await startServer(); // back, and empty
+      await ready(redis);
+      expect(await Promise.all([redis.set("b", "2"), redis.get("b"), redis.get("a")])).toEqual([
+        "OK",
+        "2",
+        null,
+      ]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
