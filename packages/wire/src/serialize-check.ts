@@ -6,8 +6,7 @@
 export function floatJson(x: number): string {
   if (!Number.isFinite(x)) throw new Error("non-finite amount in a wire answer");
   if (Number.isInteger(x) && Math.abs(x) < 1e21) return `${x === 0 ? 0 : x}.0`;
-  // For a finite number JSON.stringify is String: the same text without the JSON machinery.
-  return String(x);
+  return JSON.stringify(x);
 }
 
 /** The verdict part of a check answer, as the budgets core returns it. */
