@@ -8,30 +8,35 @@ import { DomainError } from "../errors";
  */
 export const BUDGET_REDIS_COMMAND_TIMEOUT_MS = 500;
 
-/** How often the watchdog looks for overdue commands: a deadline fires up to this much late. */
-const WATCHDOG_SWEEP_MS = 25;
-
 /**
- * ioredis's `commandTimeout` with one coarse timer per client instead of one timer per command
- * (arming and clearing a timer cost ~1 µs of a budget check): commands are noted in the order they
- * are sent, and a sweep every 25 ms rejects those still unanswered past the deadline with the same
- * "Command timed out" error. Commands share one deadline, so the oldest is always at the head.
+ * ioredis's `commandTimeout` with one timer per client instead of one per command (arming and
+ * clearing a timer per command cost more than the rest of the bookkeeping): commands are noted in
+ * the order they are sent — they share one deadline, so the oldest is always at the head — and a
+ * single timer waits for the oldest unanswered command's deadline. When it fires, the overdue
+ * commands are rejected with the same "Command timed out" error and the timer is set again for the
+ * next unanswered one; while every command is answered in time it fires about twice a second.
  */
 class CommandWatchdog {
   private commands: Command[] = [];
   private deadlines: number[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | null = null;
+  private readonly onTimer = () => {
+    this.timer = null;
+    this.sweep();
+  };
 
   constructor(private readonly timeoutMs: number) {}
 
   track(command: Command): void {
     this.commands.push(command);
     this.deadlines.push(Date.now() + this.timeoutMs);
-    if (this.timer === null) {
-      this.timer = setInterval(() => this.sweep(), WATCHDOG_SWEEP_MS);
-      this.timer.unref();
-    }
+    if (this.timer === null) this.arm(this.timeoutMs);
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(this.onTimer, ms);
+    this.timer.unref();
   }
 
   private sweep(): void {
@@ -48,15 +53,15 @@ class CommandWatchdog {
       commands.length = 0;
       deadlines.length = 0;
       this.head = 0;
-      clearInterval(this.timer!);
-      this.timer = null;
-    } else if (i >= 4096) {
+      return;
+    }
+    if (i >= 4096) {
       commands.splice(0, i);
       deadlines.splice(0, i);
-      this.head = 0;
-    } else {
-      this.head = i;
+      i = 0;
     }
+    this.head = i;
+    this.arm(Math.max(1, deadlines[i]! - now));
   }
 }
 
