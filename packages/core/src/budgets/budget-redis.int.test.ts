@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { Redis } from "ioredis";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Command, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUDGET_REDIS_COMMAND_TIMEOUT_MS, createBudgetRedis, withRedis } from "./budget-redis";
 
@@ -91,6 +93,31 @@ describe("the budget Redis client's command deadline", () => {
       // Longer than the deadline: nothing answered may be rejected late.
       await new Promise((r) => setTimeout(r, BUDGET_REDIS_COMMAND_TIMEOUT_MS + 100));
       expect(await redis.echo("still")).toBe("still");
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("keeps no answered command alive until its deadline", async () => {
+    // An answered command must be garbage at once: holding every command of the last deadline
+    // window made each young-generation GC copy thousands of them under load.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    try {
+      await ready(redis);
+      const refs: WeakRef<Command>[] = [];
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) => {
+          const command = new Command("echo", [String(i)]);
+          refs.push(new WeakRef(command));
+          return redis.sendCommand(command);
+        }),
+      );
+      await new Promise((r) => setImmediate(r));
+      gc();
+      const alive = refs.filter((r) => r.deref() !== undefined).length;
+      expect(alive).toBe(0);
     } finally {
       redis.disconnect();
     }

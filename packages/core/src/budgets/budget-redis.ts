@@ -8,29 +8,36 @@ import { DomainError } from "../errors";
  */
 export const BUDGET_REDIS_COMMAND_TIMEOUT_MS = 500;
 
+/** Where a tracked command keeps its deadline (ms since the epoch). */
+const DEADLINE = Symbol("budgetCommandDeadline");
+type TrackedCommand = Command & { [DEADLINE]?: number };
+
 /**
  * ioredis's `commandTimeout` with one timer per client instead of one per command (arming and
- * clearing a timer per command cost more than the rest of the bookkeeping): commands are noted in
- * the order they are sent — they share one deadline, so the oldest is always at the head — and a
- * single timer waits for the oldest unanswered command's deadline. When it fires, the overdue
- * commands are rejected with the same "Command timed out" error and the timer is set again for the
- * next unanswered one; while every command is answered in time it fires about twice a second.
+ * clearing a timer per command cost more than the rest of the bookkeeping). A sent command notes
+ * its deadline on itself; the client's own queue of sent, unanswered commands (`commandQueue`,
+ * answered strictly in order) is the only list of them, so nothing keeps an answered command —
+ * its arguments, reply and promise — alive past its answer. (A list of our own held every command
+ * of the last half second: at 2,000 checks/s that was thousands of live objects for each young-
+ * generation GC to copy, 5–9 ms scavenges and a heap of 165 MB in the bench.) A single timer waits
+ * for the oldest unanswered command's deadline; when it fires, the overdue commands are rejected
+ * with the same "Command timed out" error and it is set again for the next unanswered one. While
+ * every command is answered in time it fires about twice a second.
  */
 class CommandWatchdog {
-  private commands: Command[] = [];
-  private deadlines: number[] = [];
-  private head = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly onTimer = () => {
     this.timer = null;
     this.sweep();
   };
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly timeoutMs: number,
+  ) {}
 
-  track(command: Command): void {
-    this.commands.push(command);
-    this.deadlines.push(Date.now() + this.timeoutMs);
+  track(command: TrackedCommand): void {
+    command[DEADLINE] = Date.now() + this.timeoutMs;
     if (this.timer === null) this.arm(this.timeoutMs);
   }
 
@@ -41,27 +48,18 @@ class CommandWatchdog {
 
   private sweep(): void {
     const now = Date.now();
-    const { commands, deadlines } = this;
-    let i = this.head;
-    for (; i < commands.length; i++) {
-      const command = commands[i]!;
-      if (command.isSettled) continue;
-      if (deadlines[i]! > now) break;
+    const queue = this.redis.commandQueue;
+    for (let i = 0, n = queue.length; i < n; i++) {
+      const command = queue.peekAt(i)?.command as TrackedCommand | undefined;
+      const deadline = command?.[DEADLINE];
+      // Settled (rejected earlier, its late reply still due) or sent before tracking began.
+      if (command === undefined || command.isSettled || deadline === undefined) continue;
+      if (deadline > now) {
+        this.arm(Math.max(1, deadline - now));
+        return;
+      }
       command.reject(new Error("Command timed out"));
     }
-    if (i === commands.length) {
-      commands.length = 0;
-      deadlines.length = 0;
-      this.head = 0;
-      return;
-    }
-    if (i >= 4096) {
-      commands.splice(0, i);
-      deadlines.splice(0, i);
-      i = 0;
-    }
-    this.head = i;
-    this.arm(Math.max(1, deadlines[i]! - now));
   }
 }
 
@@ -89,7 +87,7 @@ export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
     retryStrategy: (times) => Math.min(50 * times, 1_000),
     ...rest,
   });
-  const watchdog = commandTimeout > 0 ? new CommandWatchdog(commandTimeout) : null;
+  const watchdog = commandTimeout > 0 ? new CommandWatchdog(redis, commandTimeout) : null;
   if (watchdog) watched.add(redis);
   if (!watchdog && !enableAutoPipelining) return redis;
 
