@@ -117,7 +117,7 @@ export function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<Ch
   // is the hot path, and every frame is a promise and a microtask. Failures still reject.
   try {
     const input = parseCheckBudgetInput(raw);
-    const runtime = budgetRuntimeCache(deps).peek(input.projectId);
+    const runtime = budgetRuntimeCache(deps).cached(input.projectId);
     if (runtime === undefined) return checkLoadingRuntime(deps, input);
     const estimate = reservationOf(deps, input);
     const fold = foldOf(deps, input);

@@ -69,13 +69,26 @@ export class InvalidationBus {
 
 interface Entry<V> {
   value: V;
+  /** From here on a hit also reloads the entry in the background. */
+  refreshAt: number;
+  /** Never served at or after this. */
   expiresAt: number;
 }
+
+/** Share of the TTL after which a hit starts a background reload (refresh-ahead). */
+const REFRESH_AHEAD = 0.75;
+/** After a failed background reload, the next one waits this long (the old value still serves). */
+const REFRESH_RETRY_MS = 1_000;
 
 /**
  * An in-process read-through cache: a hit costs no I/O; a miss loads once even under concurrent
  * callers (single flight). Entries expire after ttlMs as a safety net; correctness relies on
- * invalidation through the bus.
+ * invalidation through the bus. A key in steady use never makes a caller wait for its TTL: from
+ * three quarters of the TTL on, a hit answers from memory and reloads the entry in the background
+ * (one load at a time), so the entry is replaced before it expires. Only a miss, an invalidated
+ * entry or one left unused past its TTL waits for a load. (Blocking reloads at expiry held every
+ * request of the project behind a Postgres round trip once a minute per cache — a visible share
+ * of the hot path's p99.)
  */
 export class InvalidatingCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -93,6 +106,7 @@ export class InvalidatingCache<V> {
       load: (key: string) => Promise<V>;
       bus?: InvalidationBus;
       now?: () => number;
+      log?: Logger;
     },
   ) {
     this.ttlMs = opts.ttlMs;
@@ -106,20 +120,34 @@ export class InvalidatingCache<V> {
 
   /** The cached value, loading it on a miss or after expiry. */
   get(key: string): Promise<V> {
+    const hit = this.cached(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    return this.inflight.get(key) ?? this.load(key);
+  }
+
+  /**
+   * The hot path's synchronous read: the cached value, or undefined on a miss or expiry (then call
+   * `get`). A hit past three quarters of the TTL starts the background reload, as `get` does.
+   */
+  cached(key: string): V | undefined {
     const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
     const now = this.opts.now?.() ?? Date.now();
-    if (hit && hit.expiresAt > now) return Promise.resolve(hit.value);
-    const pending = this.inflight.get(key);
-    if (pending) return pending;
+    if (hit.expiresAt <= now) return undefined;
+    if (hit.refreshAt <= now && !this.inflight.has(key)) this.refresh(key, hit, now);
+    return hit.value;
+  }
+
+  private load(key: string): Promise<V> {
     const gen = this.generation;
-    const p = this.opts.load(key).then(
+    const p: Promise<V> = this.opts.load(key).then(
       (value) => {
-        this.inflight.delete(key);
+        if (this.inflight.get(key) === p) this.inflight.delete(key);
         if (gen === this.generation) this.store(key, value);
         return value;
       },
       (err: unknown) => {
-        this.inflight.delete(key);
+        if (this.inflight.get(key) === p) this.inflight.delete(key);
         throw err;
       },
     );
@@ -127,7 +155,17 @@ export class InvalidatingCache<V> {
     return p;
   }
 
-  /** The cached value without loading (undefined on a miss or expiry). */
+  private refresh(key: string, hit: Entry<V>, now: number): void {
+    hit.refreshAt = now + REFRESH_RETRY_MS; // until the reload replaces the entry
+    this.load(key).catch((err: unknown) => {
+      this.opts.log?.warn(
+        { err, cache: this.opts.name },
+        "background cache reload failed; serving the cached value",
+      );
+    });
+  }
+
+  /** The cached value without loading or reloading anything (undefined on a miss or expiry). */
   peek(key: string): V | undefined {
     const hit = this.entries.get(key);
     return hit && hit.expiresAt > (this.opts.now?.() ?? Date.now()) ? hit.value : undefined;
@@ -156,6 +194,12 @@ export class InvalidatingCache<V> {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: (this.opts.now?.() ?? Date.now()) + this.ttlMs });
+    const now = this.opts.now?.() ?? Date.now();
+    this.entries.delete(key); // re-inserted last: the eviction order stays oldest-loaded first
+    this.entries.set(key, {
+      value,
+      refreshAt: now + this.ttlMs * REFRESH_AHEAD,
+      expiresAt: now + this.ttlMs,
+    });
   }
 }

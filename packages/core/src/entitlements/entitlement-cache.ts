@@ -19,7 +19,7 @@ interface CachedEntitlements {
 export interface EntitlementCache {
   /** The project's effective entitlements (project override > org override > plan > default). */
   get(projectId: string, now?: number): Promise<Entitlements>;
-  /** The same, synchronously from memory; undefined when not cached (or an override just expired). */
+  /** The same, synchronously from memory (a hit late in its TTL also reloads in the background); undefined when not cached (or an override just expired). */
   peek(projectId: string, now?: number): Entitlements | undefined;
   readonly cache: InvalidatingCache<CachedEntitlements>;
 }
@@ -67,7 +67,7 @@ export function createEntitlementCache(opts: {
       return hit.values;
     },
     peek(projectId, now = Date.now()) {
-      const hit = cache.peek(projectId);
+      const hit = cache.cached(projectId);
       return hit && hit.validUntil > now ? hit.values : undefined;
     },
   };

@@ -119,7 +119,7 @@ export function createApiKeyAuthenticator(opts: {
       const key = bearerKey(authorization);
       if (!key) return null;
       const hash = hashOf(key);
-      const hit = cache.peek(hash);
+      const hit = cache.cached(hash);
       if (hit !== undefined) return verdict(hit, now);
       return cache.get(hash).then((rec) => verdict(rec, now));
     },
