@@ -60,11 +60,14 @@ if (only !== undefined && only !== "check" && only !== "ingest") {
 const PLAN = {
   open: {
     rate: 2000,
-    seconds: 3,
+    // Short rounds, many of them: a burst of foreign load lasting a second or two lands on both
+    // servers' rounds instead of deciding one side's p99 (5 rounds of 3 s: p99 ratio 0.8–2.2 run
+    // to run on one quiet machine; see README).
+    seconds: 1.5,
     warmupSeconds: 3,
-    cleanRounds: 5,
-    minCleanRounds: 3,
-    maxRounds: 7,
+    cleanRounds: 10,
+    minCleanRounds: 6,
+    maxRounds: 14,
     maxSendLagMs: 10,
   },
   closed: { connections: 32, rounds: 4, seconds: 3 },
@@ -245,6 +248,16 @@ interface Latency {
   ok: number;
   statuses: Record<string, number>;
   sendLagP99: number;
+  /** p99 of each counted round, in order. */
+  roundsP99: number[];
+  /** Where in their round the requests at or above the overall p99 were sent, by tenths. */
+  slowByTenthOfRound: number[];
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? Number.NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 function latencyOf(runs: OpenResult[]): Latency {
@@ -262,6 +275,19 @@ function latencyOf(runs: OpenResult[]): Latency {
     ok: runs.reduce((s, r) => s + r.ok, 0),
     statuses,
     sendLagP99: Math.max(...runs.map((r) => r.sendLagP99)),
+    roundsP99: runs.map((r) => {
+      const sorted = [...r.latencies].sort((a, b) => a - b);
+      return Math.round(sorted[Math.floor(0.99 * sorted.length)]! * 100) / 100;
+    }),
+    slowByTenthOfRound: (() => {
+      const cut = q(0.99);
+      const buckets = new Array<number>(10).fill(0);
+      for (const r of runs)
+        r.latencies.forEach((l, i) => {
+          if (l >= cut) buckets[Math.floor((i * 10) / r.latencies.length)]!++;
+        });
+      return buckets;
+    })(),
   };
 }
 
@@ -526,6 +552,13 @@ async function main() {
     const openBare = latencyOf(used.map((r) => r.bare));
     const openBw = latencyOf(used.map((r) => r.breakwater));
     const p99Ratio = openBw.p99 / openBare.p99;
+    // The verdict's statistic: each round pair ran back to back, so its ratio compares the two
+    // servers under the same machine conditions; the median over pairs is what a typical stretch
+    // of time looks like. A stall of the shared machine (seen as a HINCRBY taking over 1 ms in
+    // Redis's slowlog) lands on one side's round and moves the pooled p99 by itself; anything
+    // Breakwater does periodically (GC, timers, cache reloads) recurs across rounds and still shows.
+    const pairRatios = used.map((_, i) => openBw.roundsP99[i]! / openBare.roundsP99[i]!);
+    const medianPairRatio = median(pairRatios);
     results.check_open_loop = {
       rate,
       seconds: used.length * seconds,
@@ -537,9 +570,11 @@ async function main() {
       cpu_us_per_request: { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() },
       p50_ratio: openBw.p50 / openBare.p50,
       p99_ratio: p99Ratio,
+      p99_ratio_by_round: pairRatios.map(r2),
+      p99_ratio_median_of_rounds: medianPairRatio,
       target_p99_ratio_max: PLAN.targets.openP99Ratio,
       // Inconclusive (null) when the machine was too busy to keep the offered load honest.
-      pass: disturbed ? null : p99Ratio <= PLAN.targets.openP99Ratio && openBw.ok === openBw.sent,
+      pass: disturbed ? null : medianPairRatio <= PLAN.targets.openP99Ratio && openBw.ok === openBw.sent,
     };
 
     const { connections } = PLAN.closed;
@@ -749,6 +784,8 @@ interface Report {
     breakwater: Latency;
     p50_ratio: number;
     p99_ratio: number;
+    p99_ratio_by_round: number[];
+    p99_ratio_median_of_rounds: number;
     target_p99_ratio_max: number;
     cpu_us_per_request: CpuSplit;
     rounds_run: number;
@@ -808,6 +845,14 @@ function printTable(r: Report) {
       o.breakwater.p99.toFixed(2),
       o.bare.p99.toFixed(2),
       o.p99_ratio.toFixed(2),
+      "",
+      "",
+    );
+    row(
+      `check open ${o.rate}/s p99 by round ¹`,
+      median(o.breakwater.roundsP99).toFixed(2),
+      median(o.bare.roundsP99).toFixed(2),
+      o.p99_ratio_median_of_rounds.toFixed(2),
       `≤ ${o.target_p99_ratio_max.toFixed(2)}`,
       verdict(o.pass),
     );
@@ -847,6 +892,12 @@ function printTable(r: Report) {
       `open loop: ${o.rounds_counted} of ${o.rounds_run} rounds counted${o.disturbed ? " (machine too busy: all rounds used, verdict inconclusive)" : ""}; ` +
         `Breakwater ${o.breakwater.ok}/${o.breakwater.sent} 200 (${JSON.stringify(o.breakwater.statuses)}), ` +
         `bare ${o.bare.ok}/${o.bare.sent}; generator send lag p99 ${o.breakwater.sendLagP99.toFixed(2)} / ${o.bare.sendLagP99.toFixed(2)} ms`,
+    );
+    log(
+      "¹ the verdict: median over interleaved round pairs of p99(Breakwater round) / p99(bare round); the columns are the median round p99s",
+    );
+    log(
+      `open loop p99 by round (ms): Breakwater ${o.breakwater.roundsP99.join(" ")}; bare ${o.bare.roundsP99.join(" ")}; ratios ${o.p99_ratio_by_round.join(" ")}`,
     );
   }
   if (c) {
@@ -910,6 +961,7 @@ function compact(r: Report) {
       bare_p50: r2(o.bare.p50),
       bare_p99: r2(o.bare.p99),
       p99_ratio: r2(o.p99_ratio),
+      p99_ratio_median_of_rounds: r2(o.p99_ratio_median_of_rounds),
       pass: o.pass,
     };
   }
