@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import { Command, type Redis } from "ioredis";
 import { asBudgetUnavailable, budgetUnavailable, isSelfBounded, withRedis } from "./budget-redis";
 
 /**
@@ -480,6 +480,22 @@ export async function runScript(
   }
 }
 
+const NO_ARGS: string[] = [];
+const UTF8_REPLIES = { replyEncoding: "utf8" as const }; // what redis.evalsha asks for
+
+/**
+ * A command whose arguments are already a flat list of strings. ioredis's Command copies its
+ * arguments with `Array.prototype.flat`, which costs about 2.3 µs for the check script's 15
+ * arguments — more than the rest of the command's construction; this skips it. Only for a client
+ * without a key prefix (the prefix is applied in that constructor).
+ */
+class FlatCommand extends Command {
+  constructor(name: string, args: string[]) {
+    super(name, NO_ARGS, UTF8_REPLIES);
+    this.args = args;
+  }
+}
+
 const throwBudgetUnavailable = (err: unknown): never => {
   throw asBudgetUnavailable(err);
 };
@@ -500,7 +516,16 @@ export function runBudgetScript(
   if (redis.status === "end" || redis.status === "close") return Promise.reject(budgetUnavailable());
   let sent: Promise<unknown>;
   try {
-    sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
+    if (redis.options.keyPrefix) {
+      sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
+    } else {
+      const all = [s.sha, String(keys.length)];
+      for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
+      for (let i = 0; i < args.length; i++) all.push(args[i]!);
+      const command = new FlatCommand("evalsha", all);
+      redis.sendCommand(command);
+      sent = command.promise;
+    }
   } catch (err) {
     return Promise.reject(asBudgetUnavailable(err));
   }
