@@ -1,9 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { testHarnessEnv } from "./packages/config/src/test-env";
+
+const harness = testHarnessEnv();
 
 /** Test databases: never the dev database, so a test run cannot clobber a running Breakwater. */
 export const testEnv = {
-  DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/breakwater_test",
-  REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379/1",
+  DATABASE_URL: harness.TEST_DATABASE_URL,
+  REDIS_URL: harness.TEST_REDIS_URL,
   AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
   LOG_LEVEL: "silent",
   NODE_ENV: "test",

@@ -1,25 +1,27 @@
 import { defineConfig } from "@playwright/test";
+import { testHarnessEnv } from "../../packages/config/src/test-env";
 
 // The e2e suite runs against the production build (`next build` first; turbo's test:e2e depends on
 // build) on the TEST database, never the dev one.
-const port = Number(process.env.E2E_PORT ?? 3100);
+const harness = testHarnessEnv();
+const port = harness.E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "./e2e",
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  retries: harness.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
-  forbidOnly: !!process.env.CI,
+  reporter: harness.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  forbidOnly: harness.CI,
   use: {
     baseURL,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: harness.CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--disable-gpu",
@@ -35,13 +37,13 @@ export default defineConfig({
   webServer: {
     command: `npx --no-install next start -p ${port} -H 127.0.0.1`,
     url: `${baseURL}/sign-in`,
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: !harness.CI,
     timeout: 60_000,
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/breakwater_test",
-      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379/1",
+      DATABASE_URL: harness.TEST_DATABASE_URL,
+      REDIS_URL: harness.TEST_REDIS_URL,
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
       PUBLIC_URL: baseURL,
       LOG_LEVEL: "warn",

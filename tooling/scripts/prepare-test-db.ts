@@ -2,14 +2,19 @@
  * Recreates the test database from empty and migrates it (CI proves the migrations apply to a
  * fresh database on every run), then seeds the default plans. Tests never touch the dev database.
  */
-import { parseConfig, processEnv } from "@breakwater/config";
+import { parseConfig, testHarnessEnv } from "@breakwater/config";
 import { seedDefaultPlans } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
 import pg from "pg";
 import { runPrisma } from "../../packages/db/scripts/prisma";
 
-const env = processEnv();
-const url = env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/breakwater_test";
+let url: string;
+try {
+  url = testHarnessEnv().TEST_DATABASE_URL;
+} catch (err) {
+  process.stderr.write(`prepare-test-db: ${(err as Error).message}\n`);
+  process.exit(2);
+}
 parseConfig({ DATABASE_URL: url }); // refuse a malformed URL with one line
 
 const u = new URL(url);

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { testHarnessEnv } from "./test-env";
+
+describe("testHarnessEnv", () => {
+  it("defaults to the test database, Redis db 1, port 3100 and the system Chromium", () => {
+    expect(testHarnessEnv({})).toEqual({
+      TEST_DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/breakwater_test",
+      TEST_REDIS_URL: "redis://127.0.0.1:6379/1",
+      E2E_PORT: 3100,
+      CHROMIUM_PATH: "/usr/bin/chromium",
+      CI: false,
+    });
+  });
+
+  it("takes overrides and reads CI as a flag", () => {
+    const env = testHarnessEnv({ TEST_REDIS_URL: "redis://127.0.0.1:6380/2", E2E_PORT: "3199", CI: "true" });
+    expect(env).toMatchObject({ TEST_REDIS_URL: "redis://127.0.0.1:6380/2", E2E_PORT: 3199, CI: true });
+    expect(testHarnessEnv({ CI: "false" }).CI).toBe(false);
+  });
+
+  it("refuses a bad value with one line naming it", () => {
+    expect(() => testHarnessEnv({ E2E_PORT: "http" })).toThrow(/^invalid test environment: E2E_PORT: /);
+    expect(() => testHarnessEnv({ TEST_DATABASE_URL: "not a url" })).toThrow(/TEST_DATABASE_URL/);
+  });
+});

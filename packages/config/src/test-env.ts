@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/**
+ * The environment of the test harnesses (vitest, Playwright, test-database preparation), parsed
+ * once: the test Postgres and Redis (never the development ones, so a test run cannot clobber a
+ * running Breakwater), the e2e server's port, the Chromium binary, and whether this is CI. Loaded
+ * by relative path from harness config files, so it imports nothing but zod.
+ */
+const TestEnvSchema = z.object({
+  TEST_DATABASE_URL: z.url().default("postgresql://postgres@127.0.0.1:5432/breakwater_test"),
+  TEST_REDIS_URL: z.url().default("redis://127.0.0.1:6379/1"),
+  E2E_PORT: z.coerce.number().int().min(1).max(65_535).default(3100),
+  CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
+  CI: z
+    .string()
+    .optional()
+    .transform((v) => v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false"),
+});
+
+export type TestEnv = z.infer<typeof TestEnvSchema>;
+
+/** The harness settings from `env` (default: this process's environment); one line names a bad one. */
+export function testHarnessEnv(env: Record<string, string | undefined> = process.env): TestEnv {
+  const parsed = TestEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`invalid test environment: ${issue.path.join(".")}: ${issue.message}`);
+  }
+  return parsed.data;
+}
