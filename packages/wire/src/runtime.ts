@@ -159,9 +159,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   // this the outbox sweeper would still deliver them, but seconds later.
   const jobs = createJobsClient(config);
 
-  const auth = createApiKeyAuthenticator({ db, bus });
+  const auth = createApiKeyAuthenticator({ db, bus, log });
   const usage = createKeyUsageTracker({ db, log });
-  const entitlements = createEntitlementCache({ db, bus });
+  const entitlements = createEntitlementCache({ db, bus, log });
   const admission = createAdmissionLimiter({ redis, log });
   const knownTags = new KnownTagValues();
   const ingestDeps = {

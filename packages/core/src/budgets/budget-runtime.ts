@@ -105,7 +105,11 @@ type RuntimeCache = InvalidatingCache<ProjectBudgetRuntime>;
 const caches = new WeakMap<object, RuntimeCache>();
 
 /** The process's budget-runtime cache for these deps (created on first use). */
-export function budgetRuntimeCache(deps: { db: PrismaClient; bus?: InvalidationBus }): RuntimeCache {
+export function budgetRuntimeCache(deps: {
+  db: PrismaClient;
+  bus?: InvalidationBus;
+  log?: Logger;
+}): RuntimeCache {
   const owner: object = deps.bus ?? deps.db;
   let cache = caches.get(owner);
   if (!cache) {
@@ -114,6 +118,7 @@ export function budgetRuntimeCache(deps: { db: PrismaClient; bus?: InvalidationB
       ttlMs: RUNTIME_TTL_MS,
       load: (projectId) => loadProjectBudgetRuntime(deps.db, projectId),
       bus: deps.bus,
+      log: deps.log,
     });
     caches.set(owner, cache);
   }

@@ -1,6 +1,7 @@
 import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
+import type { Logger } from "pino";
 import { InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
 import { notFound } from "../errors";
 import { publishInvalidation } from "../keys/invalidate-api-key";
@@ -32,11 +33,13 @@ export function createEntitlementCache(opts: {
   db: PrismaClient;
   bus?: InvalidationBus;
   ttlMs?: number;
+  log?: Logger;
 }): EntitlementCache {
   const cache = new InvalidatingCache<CachedEntitlements>({
     name: ENTITLEMENT_CACHE,
     ttlMs: opts.ttlMs ?? 60_000,
     bus: opts.bus,
+    log: opts.log,
     load: async (projectId) => {
       const project = await opts.db.project.findUnique({
         where: { id: projectId },

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@breakwater/db";
+import type { Logger } from "pino";
 import { InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
 import { API_KEY_RE, hashApiKey } from "../tenancy/api-key-format";
 import { API_KEY_CACHE } from "./invalidate-api-key";
@@ -89,12 +90,14 @@ export function createApiKeyAuthenticator(opts: {
   /** Safety net only; revocation is pushed through the bus. */
   ttlMs?: number;
   maxEntries?: number;
+  log?: Logger;
 }): ApiKeyAuthenticator {
   const cache = new InvalidatingCache<ApiKeyRecord | null>({
     name: API_KEY_CACHE,
     ttlMs: opts.ttlMs ?? 60_000,
     maxEntries: opts.maxEntries ?? 50_000,
     bus: opts.bus,
+    log: opts.log,
     load: (hash) => loadApiKeyRecord(opts.db, hash),
   });
   // SHA-256 per request is cheap but not free; the same few keys arrive over and over.
