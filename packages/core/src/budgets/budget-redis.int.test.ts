@@ -98,6 +98,37 @@ describe("the budget Redis client's command deadline", () => {
     }
   });
 
+  it("rejects each command of a steady stream to a hung server at its own deadline", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    redis.on("error", () => undefined);
+    try {
+      await ready(redis);
+      await admin.client("PAUSE", 2000, "ALL");
+      const waits: Promise<[string, number]>[] = [];
+      for (let i = 0; i < 150; i++) {
+        const sent = performance.now();
+        waits.push(
+          redis.get("k").then(
+            () => ["answered", performance.now() - sent],
+            (e: Error) => [e.message, performance.now() - sent],
+          ),
+        );
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const outcomes = await Promise.all(waits);
+      expect(new Set(outcomes.map(([m]) => m))).toEqual(new Set(["Command timed out"]));
+      for (const [, waited] of outcomes) {
+        expect(waited).toBeGreaterThanOrEqual(BUDGET_REDIS_COMMAND_TIMEOUT_MS - 5);
+        expect(waited).toBeLessThan(BUDGET_REDIS_COMMAND_TIMEOUT_MS + 150);
+      }
+      await new Promise((r) => setTimeout(r, 1300)); // the pause ends; late replies are discarded
+      expect(await redis.set("k", "2")).toBe("OK");
+      expect(await redis.get("k")).toBe("2");
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it("keeps no answered command alive until its deadline", async () => {
     // An answered command must be garbage at once: holding every command of the last deadline
     // window made each young-generation GC copy thousands of them under load.

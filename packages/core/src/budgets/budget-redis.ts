@@ -23,6 +23,12 @@ type TrackedCommand = Command & { [DEADLINE]?: number };
  * for the oldest unanswered command's deadline; when it fires, the overdue commands are rejected
  * with the same "Command timed out" error and it is set again for the next unanswered one. While
  * every command is answered in time it fires about twice a second.
+ *
+ * A rejected command stays in the queue until its late reply arrives (replies are matched by
+ * position), so against a hung server the queue keeps growing. Deadlines are stamped in send order
+ * on a monotonic clock, so they never decrease along the queue: a sweep binary-searches the first
+ * command not yet due and rejects backwards from there until it meets one an earlier sweep already
+ * settled — each sweep costs O(log n + newly due), not a walk over every command of the hang.
  */
 class CommandWatchdog {
   private timer: NodeJS.Timeout | null = null;
@@ -37,7 +43,7 @@ class CommandWatchdog {
   ) {}
 
   track(command: TrackedCommand): void {
-    command[DEADLINE] = Date.now() + this.timeoutMs;
+    command[DEADLINE] = performance.now() + this.timeoutMs;
     if (this.timer === null) this.arm(this.timeoutMs);
   }
 
@@ -47,19 +53,25 @@ class CommandWatchdog {
   }
 
   private sweep(): void {
-    const now = Date.now();
+    const now = performance.now();
     const queue = this.redis.commandQueue;
-    for (let i = 0, n = queue.length; i < n; i++) {
+    // Untracked entries (none are expected) count as due and are left alone.
+    const deadlineAt = (i: number) =>
+      (queue.peekAt(i)?.command as TrackedCommand | undefined)?.[DEADLINE] ?? -1;
+    let lo = 0;
+    let hi = queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (deadlineAt(mid) <= now) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0; i--) {
       const command = queue.peekAt(i)?.command as TrackedCommand | undefined;
-      const deadline = command?.[DEADLINE];
-      // Settled (rejected earlier, its late reply still due) or sent before tracking began.
-      if (command === undefined || command.isSettled || deadline === undefined) continue;
-      if (deadline > now) {
-        this.arm(Math.max(1, deadline - now));
-        return;
-      }
+      if (command === undefined || command[DEADLINE] === undefined) continue;
+      if (command.isSettled) break; // this one and everything before it were handled already
       command.reject(new Error("Command timed out"));
     }
+    if (lo < queue.length) this.arm(Math.max(1, deadlineAt(lo) - now));
   }
 }
 
@@ -81,11 +93,13 @@ const watched = new WeakSet<Redis>();
 export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
   const { commandTimeout = BUDGET_REDIS_COMMAND_TIMEOUT_MS, enableAutoPipelining = false, ...rest } = opts;
   const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
     connectTimeout: 1_000,
     retryStrategy: (times) => Math.min(50 * times, 1_000),
     ...rest,
+    // Not overridable: the deadline watchdog sees only commands written to the socket; a queued
+    // or retried command would sit outside it.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
   });
   const watchdog = commandTimeout > 0 ? new CommandWatchdog(redis, commandTimeout) : null;
   if (watchdog) watched.add(redis);
