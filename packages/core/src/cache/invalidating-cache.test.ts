@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { InvalidatingCache } from "./invalidating-cache";
 
 /** A cache on a hand-driven clock whose loads the test resolves or fails one by one. */
-function harness() {
+function harness(maxEntries?: number) {
   let now = 0;
   const loads: { key: string; resolve: (v: string) => void; reject: (e: Error) => void }[] = [];
   const cache = new InvalidatingCache<string>({
     name: "t",
     ttlMs: 1_000,
+    maxEntries,
     now: () => now,
     load: (key) => new Promise<string>((resolve, reject) => loads.push({ key, resolve, reject })),
   });
@@ -94,5 +95,33 @@ describe("InvalidatingCache refresh-ahead", () => {
     expect(await fresh).toBe("fresh");
     await h.tick();
     expect(h.cache.peek("k")).toBe("fresh");
+  });
+
+  it("keeps a background reload that an invalidation of another key did not touch", async () => {
+    const h = harness();
+    const a = h.cache.get("a");
+    h.loads[0]!.resolve("a1");
+    await a;
+    h.at(800);
+    await h.cache.get("a"); // starts the reload of "a"
+    h.cache.invalidateLocal("b");
+    h.loads[1]!.resolve("a2");
+    await h.tick();
+    expect(h.cache.peek("a")).toBe("a2");
+  });
+
+  it("never evicts another key when a cached key is reloaded at capacity", async () => {
+    const h = harness(2);
+    for (const [i, key] of ["a", "b"].entries()) {
+      const got = h.cache.get(key);
+      h.loads[i]!.resolve(`${key}1`);
+      await got;
+    }
+    h.at(800);
+    await h.cache.get("b"); // reload of the newer key while the cache is full
+    h.loads[2]!.resolve("b2");
+    await h.tick();
+    expect(h.cache.peek("b")).toBe("b2");
+    expect(h.cache.peek("a")).toBe("a1");
   });
 });

@@ -92,9 +92,9 @@ const REFRESH_RETRY_MS = 1_000;
  */
 export class InvalidatingCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  // A key's pending load. An invalidation drops it, so a load that started before an invalidation
+  // of its key finds itself replaced (or gone) and does not store; other keys' loads carry on.
   private readonly inflight = new Map<string, Promise<V>>();
-  // Bumped on every invalidation so a load that started before it cannot store a stale value.
-  private generation = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
 
@@ -139,11 +139,12 @@ export class InvalidatingCache<V> {
   }
 
   private load(key: string): Promise<V> {
-    const gen = this.generation;
     const p: Promise<V> = this.opts.load(key).then(
       (value) => {
-        if (this.inflight.get(key) === p) this.inflight.delete(key);
-        if (gen === this.generation) this.store(key, value);
+        if (this.inflight.get(key) === p) {
+          this.inflight.delete(key);
+          this.store(key, value);
+        }
         return value;
       },
       (err: unknown) => {
@@ -178,7 +179,6 @@ export class InvalidatingCache<V> {
   }
 
   invalidateLocal(key: string): void {
-    this.generation++;
     if (key === "*") {
       this.entries.clear();
       this.inflight.clear();
@@ -189,13 +189,15 @@ export class InvalidatingCache<V> {
   }
 
   private store(key: string, value: V): void {
+    // Re-inserted last, so the eviction order stays oldest-loaded first; and a reload of a cached
+    // key never evicts another one.
+    this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     const now = this.opts.now?.() ?? Date.now();
-    this.entries.delete(key); // re-inserted last: the eviction order stays oldest-loaded first
     this.entries.set(key, {
       value,
       refreshAt: now + this.ttlMs * REFRESH_AHEAD,
