@@ -2,10 +2,11 @@
  * Recreates the test database from empty and migrates it (CI proves the migrations apply to a
  * fresh database on every run), then seeds the default plans. Tests never touch the dev database.
  */
-import { parseConfig, testHarnessEnv } from "@breakwater/config";
+import { parseConfig } from "@breakwater/config";
 import { seedDefaultPlans } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
 import pg from "pg";
+import { testHarnessEnv } from "../../packages/config/src/test-env";
 import { runPrisma } from "../../packages/db/scripts/prisma";
 
 let url: string;

@@ -115,4 +115,3 @@ export function authSecret(config: Config): string {
 export function processEnv(): NodeJS.ProcessEnv {
   return process.env;
 }
-export { type TestEnv, testHarnessEnv } from "./test-env";

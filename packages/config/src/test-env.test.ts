@@ -16,6 +16,10 @@ describe("testHarnessEnv", () => {
     const env = testHarnessEnv({ TEST_REDIS_URL: "redis://127.0.0.1:6380/2", E2E_PORT: "3199", CI: "true" });
     expect(env).toMatchObject({ TEST_REDIS_URL: "redis://127.0.0.1:6380/2", E2E_PORT: 3199, CI: true });
     expect(testHarnessEnv({ CI: "false" }).CI).toBe(false);
+    expect(testHarnessEnv({ E2E_PORT: "", CHROMIUM_PATH: "", TEST_DATABASE_URL: "" })).toMatchObject({
+      E2E_PORT: 3100,
+      CHROMIUM_PATH: "/usr/bin/chromium",
+    }); // empty counts as unset
   });
 
   it("refuses a bad value with one line naming it", () => {

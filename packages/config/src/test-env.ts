@@ -4,7 +4,8 @@ import { z } from "zod";
  * The environment of the test harnesses (vitest, Playwright, test-database preparation), parsed
  * once: the test Postgres and Redis (never the development ones, so a test run cannot clobber a
  * running Breakwater), the e2e server's port, the Chromium binary, and whether this is CI. Loaded
- * by relative path from harness config files, so it imports nothing but zod.
+ * by relative path from harness config files (and kept out of the package index, so production
+ * bundles do not carry it); it imports nothing but zod.
  */
 const TestEnvSchema = z.object({
   TEST_DATABASE_URL: z.url().default("postgresql://postgres@127.0.0.1:5432/breakwater_test"),
@@ -21,7 +22,9 @@ export type TestEnv = z.infer<typeof TestEnvSchema>;
 
 /** The harness settings from `env` (default: this process's environment); one line names a bad one. */
 export function testHarnessEnv(env: Record<string, string | undefined> = process.env): TestEnv {
-  const parsed = TestEnvSchema.safeParse(env);
+  // An empty variable counts as unset, as in parseConfig.
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = TestEnvSchema.safeParse(set);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`invalid test environment: ${issue.path.join(".")}: ${issue.message}`);
