@@ -55,42 +55,62 @@ export function selectorMatches(
   return true;
 }
 
+// One statement, no ORM query planning: a reload of a busy project's runtime ran ~2.8 ms of
+// event-loop CPU through Prisma (three relations), every 45 s per project under refresh-ahead.
+// Amounts come back as numeric text, tag-rule versions as epoch milliseconds (floored, exactly as
+// a JS Date of the timestamptz reads them).
+const RUNTIME_SQL = `
+SELECT p.id, p.organization_id, p.mode::text AS mode, p.run_spend_cap_usd::text AS run_cap,
+  COALESCE((SELECT json_agg(json_build_object('period', l.period::text, 'limit', l.limit_usd::text))
+              FROM budget_limits l WHERE l.project_id = p.id), '[]'::json) AS limits,
+  COALESCE((SELECT json_agg(json_build_object('id', r.id, 'selector', r.selector, 'period', r.period::text,
+                   'limit', r.limit_usd::text,
+                   'version', floor(extract(epoch FROM r.updated_at) * 1000)::bigint::text)
+                   ORDER BY r.created_at)
+              FROM tag_rules r WHERE r.project_id = p.id AND r.enabled), '[]'::json) AS tag_rules,
+  COALESCE((SELECT json_agg(json_build_object('id', a.agent_run_id, 'reason', a.stop_reason))
+              FROM agent_runs a WHERE a.project_id = p.id AND a.stopped_at IS NOT NULL), '[]'::json) AS stopped
+FROM projects p WHERE p.id = $1`;
+
+interface RuntimeRow {
+  id: string;
+  organization_id: string;
+  mode: "alert_only" | "hard_deny";
+  run_cap: string | null;
+  limits: { period: Period; limit: string }[];
+  tag_rules: { id: string; selector: unknown; period: Period; limit: string; version: string }[];
+  stopped: { id: string; reason: string | null }[];
+}
+
 /** Reads a project's budget runtime from Postgres (the only budget read that touches Postgres, besides rebuilds). */
 export async function loadProjectBudgetRuntime(
   db: PrismaClient,
   projectId: string,
 ): Promise<ProjectBudgetRuntime> {
-  const project = await db.project.findUnique({
-    where: { id: projectId },
-    include: {
-      budgetLimits: true,
-      tagRules: { where: { enabled: true }, orderBy: { createdAt: "asc" } },
-      agentRuns: { where: { stoppedAt: { not: null } }, select: { agentRunId: true, stopReason: true } },
-    },
-  });
-  if (!project) throw notFound("Project");
+  const [row] = await db.$queryRawUnsafe<RuntimeRow[]>(RUNTIME_SQL, projectId);
+  if (!row) throw notFound("Project");
   const limits: Record<Period, bigint | null> = { daily: null, weekly: null, monthly: null };
-  for (const l of project.budgetLimits) limits[l.period] = usdToNanos(l.limitUsd.toString());
+  for (const l of row.limits) limits[l.period] = usdToNanos(l.limit);
   const tagRules: TagRuleRuntime[] = [];
-  for (const r of project.tagRules) {
+  for (const r of row.tag_rules) {
     const selector = parseSelector(r.selector);
     if (!selector) continue;
     tagRules.push({
       id: r.id,
-      ref: `${r.id}@${r.updatedAt.getTime().toString(36)}`,
+      ref: `${r.id}@${Number(r.version).toString(36)}`,
       period: r.period,
-      limitNanos: usdToNanos(r.limitUsd.toString()),
+      limitNanos: usdToNanos(r.limit),
       selector,
     });
   }
   return {
-    projectId: project.id,
-    organizationId: project.organizationId,
-    mode: project.mode,
+    projectId: row.id,
+    organizationId: row.organization_id,
+    mode: row.mode,
     limits,
-    runSpendCapNanos: project.runSpendCapUsd === null ? null : usdToNanos(project.runSpendCapUsd.toString()),
+    runSpendCapNanos: row.run_cap === null ? null : usdToNanos(row.run_cap),
     tagRules,
-    stoppedRuns: new Map(project.agentRuns.map((r) => [r.agentRunId, r.stopReason || DEFAULT_STOP_REASON])),
+    stoppedRuns: new Map(row.stopped.map((r) => [r.id, r.reason || DEFAULT_STOP_REASON])),
   };
 }
 
