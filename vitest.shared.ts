@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { testHarnessEnv } from "./packages/config/src/test-env";
+import { testHarnessEnv } from "./packages/config/src/test-env.ts";
 
 const harness = testHarnessEnv();
 
