@@ -1,47 +1,25 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { type PrivateRedis, startPrivateRedis } from "@breakwater/queue/testing";
 import { Command, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUDGET_REDIS_COMMAND_TIMEOUT_MS, createBudgetRedis, withRedis } from "./budget-redis";
 
 // A private redis-server, so pausing it (CLIENT PAUSE: a server that accepts commands and never
 // answers them) cannot disturb anything else.
-const port = 3640;
-let proc: ChildProcess;
+let server: PrivateRedis;
+let port: number;
 let admin: Redis;
 
 beforeAll(async () => {
-  proc = spawn(
-    "redis-server",
-    ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"],
-    {
-      stdio: "ignore",
-    },
-  );
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis(port, "127.0.0.1", {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    probe.on("error", () => undefined);
-    const ok = await probe.connect().then(
-      () => true,
-      () => false,
-    );
-    probe.disconnect();
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  server = await startPrivateRedis();
+  port = server.port;
   admin = new Redis(port, "127.0.0.1");
 });
 
 afterAll(async () => {
   admin?.disconnect();
-  const exited = new Promise((r) => proc.once("exit", r));
-  proc.kill("SIGKILL");
-  await exited;
+  await server?.stop(true);
 });
 
 const ready = (r: Redis) => new Promise((res) => (r.status === "ready" ? res(null) : r.once("ready", res)));
@@ -237,48 +215,17 @@ describe("auto-pipelining of the budget Redis client", () => {
 });
 
 describe("the auto-pipelined budget client across a Redis outage", () => {
-  const outagePort = 3641;
-  let server: ChildProcess | undefined;
-  const startServer = async () => {
-    server = spawn(
-      "redis-server",
-      ["--port", String(outagePort), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"],
-      { stdio: "ignore" },
-    );
-    for (let i = 0; i < 100; i++) {
-      const probe = new Redis(outagePort, "127.0.0.1", {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      probe.on("error", () => undefined);
-      const ok = await probe.connect().then(
-        () => true,
-        () => false,
-      );
-      probe.disconnect();
-      if (ok) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("private redis-server did not start");
-  };
-  const stopServer = async () => {
-    if (!server) return;
-    const exited = new Promise((r) => server!.once("exit", r));
-    server.kill("SIGKILL");
-    await exited;
-    server = undefined;
-  };
-  afterAll(stopServer);
+  let outage: PrivateRedis | undefined;
+  afterAll(() => outage?.stop(true));
 
   it("fails fast while Redis is down and answers again once it is back", async () => {
-    await startServer();
-    const redis = createBudgetRedis(`redis://127.0.0.1:${outagePort}/0`, { enableAutoPipelining: true });
+    outage = await startPrivateRedis();
+    const redis = createBudgetRedis(outage.url, { enableAutoPipelining: true });
     redis.on("error", () => undefined);
     try {
       await ready(redis);
       expect(await Promise.all([redis.set("a", "1"), redis.get("a")])).toEqual(["OK", "1"]);
-      await stopServer();
+      await outage.stop(true);
       const started = performance.now();
       const outcomes = await Promise.all(
         Array.from({ length: 3 }, () =>
@@ -290,7 +237,7 @@ describe("the auto-pipelined budget client across a Redis outage", () => {
       );
       expect(outcomes).toEqual(Array(3).fill("BUDGET_UNAVAILABLE"));
       expect(performance.now() - started).toBeLessThan(600);
-      await startServer(); // back, and empty
+      await outage.restart(); // back, and empty
       await ready(redis);
       expect(await Promise.all([redis.set("b", "2"), redis.get("b"), redis.get("a")])).toEqual([
         "OK",

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type PrivateRedis, startPrivateRedis } from "@breakwater/queue/testing";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -212,50 +212,17 @@ describe("Redis outages", () => {
   });
 
   describe("with a private Redis that restarts empty", () => {
-    const port = 3501;
-    let proc: ChildProcess | undefined;
+    let server: PrivateRedis;
     let redis: Redis;
-    const start = async () => {
-      proc = spawn(
-        "redis-server",
-        ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"],
-        {
-          stdio: "ignore",
-        },
-      );
-      for (let i = 0; i < 100; i++) {
-        const probe = new Redis(port, "127.0.0.1", {
-          lazyConnect: true,
-          maxRetriesPerRequest: 0,
-          retryStrategy: () => null,
-        });
-        probe.on("error", () => undefined);
-        const ok = await probe.connect().then(
-          () => true,
-          () => false,
-        );
-        probe.disconnect();
-        if (ok) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error("private redis-server did not start");
-    };
-    const stop = async () => {
-      if (!proc) return;
-      const exited = new Promise((r) => proc!.once("exit", r));
-      proc.kill("SIGKILL");
-      await exited;
-      proc = undefined;
-    };
     beforeAll(async () => {
-      await start();
-      redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`);
+      server = await startPrivateRedis();
+      redis = createBudgetRedis(server.url);
       redis.on("error", () => undefined);
       await new Promise((r) => redis.once("ready", r));
     });
     afterAll(async () => {
       redis.disconnect();
-      await stop();
+      await server.stop(true);
     });
 
     it("answers 503-fast while Redis is down and rebuilds from Postgres when it comes back empty", async () => {
@@ -263,12 +230,12 @@ describe("Redis outages", () => {
       const d: BudgetDeps = { ...deps, redis };
       await expectRebuiltState(d, p);
 
-      await stop();
+      await server.stop(true);
       const started = performance.now();
       await expect(check(d, p, 1)).rejects.toMatchObject({ code: "BUDGET_UNAVAILABLE" });
       expect(performance.now() - started).toBeLessThan(200);
 
-      await start();
+      await server.restart();
       await new Promise((r) => (redis.status === "ready" ? r(null) : redis.once("ready", r)));
       expect(await redis.dbsize()).toBe(0); // restarted empty: counters, holds and scripts are gone
       await expectRebuiltState(d, p); // NOSCRIPT → EVAL, then rebuilt before answering
