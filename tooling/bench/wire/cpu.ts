@@ -58,22 +58,31 @@ export interface RedisStats {
   commands: Map<string, { calls: number; usec: number }>;
 }
 
-/** CPU and command statistics of the whole Redis server (INFO cpu commandstats); null on failure. */
-export function redisStats(url: string, timeoutMs = 1_000): Promise<RedisStats | null> {
+/**
+ * Sends `commands` to the Redis of `url` over a plain socket (after AUTH when the URL has a
+ * password) and resolves with what `read` makes of the bytes received so far: `undefined` waits for
+ * more, `null` is a failure, as are a socket error and the timeout.
+ */
+function rawRedis<T>(
+  url: string,
+  commands: string[][],
+  read: (received: Buffer) => T | null | undefined,
+  timeoutMs: number,
+): Promise<T | null> {
   const u = new URL(url);
   const password = decodeURIComponent(u.password);
   const username = decodeURIComponent(u.username);
-  const commands = [
+  const all = [
     ...(password ? [username ? ["AUTH", username, password] : ["AUTH", password]] : []),
-    ["INFO", "cpu", "commandstats"],
+    ...commands,
   ];
-  const payload = commands
+  const payload = all
     .map((c) => `*${c.length}\r\n${c.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`)
     .join("");
   return new Promise((resolve) => {
     const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
     let buf = Buffer.alloc(0);
-    const finish = (v: RedisStats | null) => {
+    const finish = (v: T | null) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(v);
@@ -83,12 +92,24 @@ export function redisStats(url: string, timeoutMs = 1_000): Promise<RedisStats |
     socket.on("error", () => finish(null));
     socket.on("data", (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
+      const v = read(buf);
+      if (v !== undefined) finish(v);
+    });
+  });
+}
+
+/** CPU and command statistics of the whole Redis server (INFO cpu commandstats); null on failure. */
+export function redisStats(url: string, timeoutMs = 1_000): Promise<RedisStats | null> {
+  return rawRedis<RedisStats>(
+    url,
+    [["INFO", "cpu", "commandstats"]],
+    (buf) => {
       // The INFO reply is one bulk string: "$<length>\r\n<text>\r\n" (after +OK for AUTH).
       const start = buf.indexOf("$");
       const eol = buf.indexOf("\r\n", start);
-      if (start < 0 || eol < 0) return;
+      if (start < 0 || eol < 0) return undefined;
       const length = Number(buf.subarray(start + 1, eol).toString());
-      if (buf.length < eol + 2 + length) return;
+      if (buf.length < eol + 2 + length) return undefined;
       const text = buf.subarray(eol + 2, eol + 2 + length).toString();
       const user = text.match(/used_cpu_user:([\d.]+)/);
       const sys = text.match(/used_cpu_sys:([\d.]+)/);
@@ -96,9 +117,10 @@ export function redisStats(url: string, timeoutMs = 1_000): Promise<RedisStats |
       for (const m of text.matchAll(/cmdstat_([^:]+):calls=(\d+),usec=(\d+)/g)) {
         stats.set(m[1]!, { calls: Number(m[2]), usec: Number(m[3]) });
       }
-      finish(user && sys ? { cpuMs: (Number(user[1]) + Number(sys[1])) * 1000, commands: stats } : null);
-    });
-  });
+      return user && sys ? { cpuMs: (Number(user[1]) + Number(sys[1])) * 1000, commands: stats } : null;
+    },
+    timeoutMs,
+  );
 }
 
 /** Runs `work` and reports the CPU milliseconds each named process and Redis spent meanwhile. */
@@ -153,10 +175,7 @@ export async function measureCpu<T>(
  * with one server-side SCAN loop; resolves with the number removed, or null on failure.
  */
 export function unlinkKeys(url: string, patterns: string[], timeoutMs = 30_000): Promise<number | null> {
-  const u = new URL(url);
-  const password = decodeURIComponent(u.password);
-  const username = decodeURIComponent(u.username);
-  const db = u.pathname.replace(/^\//, "") || "0";
+  const db = new URL(url).pathname.replace(/^\//, "") || "0";
   const script = `local n = 0
 for _, pattern in ipairs(ARGV) do
   local cursor = '0'
@@ -167,31 +186,19 @@ for _, pattern in ipairs(ARGV) do
   until cursor == '0'
 end
 return n`;
-  const commands = [
-    ...(password ? [username ? ["AUTH", username, password] : ["AUTH", password]] : []),
-    ["SELECT", db],
-    ["EVAL", script, "0", ...patterns],
-  ];
-  const payload = commands
-    .map((c) => `*${c.length}\r\n${c.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`)
-    .join("");
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
-    let text = "";
-    const finish = (v: number | null) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(v);
-    };
-    const timer = setTimeout(() => finish(null), timeoutMs);
-    socket.on("connect", () => socket.write(payload));
-    socket.on("error", () => finish(null));
-    socket.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
+  return rawRedis<number>(
+    url,
+    [
+      ["SELECT", db],
+      ["EVAL", script, "0", ...patterns],
+    ],
+    (buf) => {
       // Replies: +OK for AUTH and SELECT, then the script's integer; any error ends it.
-      if (text.includes("-")) return finish(null);
+      const text = buf.toString();
+      if (text.includes("-")) return null;
       const m = /:(\d+)\r\n$/.exec(text);
-      if (m) finish(Number(m[1]));
-    });
-  });
+      return m ? Number(m[1]) : undefined;
+    },
+    timeoutMs,
+  );
 }

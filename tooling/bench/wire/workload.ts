@@ -4,6 +4,7 @@
  * `_build_check_request` / `MetadataEvent`), so both servers parse realistic bytes.
  */
 import { randomUUID } from "node:crypto";
+import { TOKEN_KEYS } from "../../../packages/wire/src/schemas/common";
 
 /**
  * The check mix, ten bodies per cycle. Run-less untagged checks are what SDKs issue most, but the
@@ -80,22 +81,6 @@ export function checkBodies(): string[] {
   }
   return bodies;
 }
-
-const TOKEN_KEYS = [
-  "input_tokens",
-  "output_tokens",
-  "cached_input_tokens",
-  "cache_creation_5m_tokens",
-  "cache_creation_1h_tokens",
-  "reasoning_tokens",
-  "audio_input_tokens",
-  "audio_output_tokens",
-  "image_input_tokens",
-  "image_output_tokens",
-  "accepted_prediction_tokens",
-  "rejected_prediction_tokens",
-  "tool_use_input_tokens",
-] as const;
 
 /** An SDK event as serialized on the wire (null optionals omitted, as both SDKs do). */
 export type WireEvent = Record<string, unknown> & {
