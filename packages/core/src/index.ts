@@ -47,6 +47,7 @@ export * from "./pricing/price-catalogue-holder";
 export * from "./pricing/providers";
 export * from "./pricing/resolve-card";
 export * from "./pricing/seed-price-catalogue";
+export * from "./rate-limit/fixed-window-limiter";
 export * from "./runs/resume-agent-run";
 export * from "./runs/stop-agent-run";
 export * from "./surfaces/record-untracked-surfaces";
