@@ -35,7 +35,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx --no-install next start -p ${port} -H 127.0.0.1`,
+    command: `node server.mjs -p ${port} -H 127.0.0.1`,
     url: `${baseURL}/sign-in`,
     reuseExistingServer: !harness.CI,
     timeout: 60_000,

@@ -169,8 +169,8 @@ async function main(): Promise<void> {
     void shutdown();
   };
   if (webReady) {
-    // `next start` takes its port and bind address as flags; anything else gets them from the env.
-    const nextFlags = /^next start\b/.test(web.scripts.start!)
+    // `next start` and the dashboard server take port and bind address as flags; others read the env.
+    const nextFlags = /^(next start|node server\.mjs)\b/.test(web.scripts.start!)
       ? ["--", "--port", String(port), "--hostname", config.HOST]
       : [];
     launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, onCrash("web"), 10_000);

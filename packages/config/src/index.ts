@@ -49,7 +49,16 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * How many reverse proxies in front of the dashboard append to X-Forwarded-For: `false`/`0`
+   * (default) trusts no forwarded header and uses the socket's peer address; `true` = 1; `N` (up
+   * to 10) takes the address N hops from the right of [X-Forwarded-For…, peer].
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|[0-9]|10)$/, "must be true, false or a number of proxy hops (0–10)")
+    .transform((v) => (v === "true" || v === "yes" ? 1 : v === "false" || v === "no" ? 0 : Number(v)))
+    .default(0),
   ALLOW_SIGNUP: bool.default(true),
 });
 

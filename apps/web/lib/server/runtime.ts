@@ -1,14 +1,20 @@
-import { type Auth, createAuth } from "@breakwater/api";
+import { type Auth, createAuth, createAuthHandler, createAuthLimiter } from "@breakwater/api";
 import { type Config, getConfig } from "@breakwater/config";
-import { createDeps, type Deps } from "@breakwater/core";
+import { createDeps, type Deps, rateLimitRedis } from "@breakwater/core";
 
 interface Runtime {
   config: Config;
   deps: Deps;
   auth: Auth;
+  /** better-auth's handler behind the client-address resolution and the per-account sign-in limit. */
+  authHandler: (request: Request) => Promise<Response>;
 }
 
-const globalForRuntime = globalThis as unknown as { __breakwaterWeb?: Runtime };
+const globalForRuntime = globalThis as unknown as {
+  __breakwaterWeb?: Runtime;
+  /** Set by apps/web/server.mjs, which writes the socket peer into every request. */
+  __breakwaterPeerHeader?: boolean;
+};
 
 /**
  * The web process's config, clients and auth instance, built on first use (never at import, so
@@ -18,7 +24,16 @@ export function getRuntime(): Runtime {
   if (!globalForRuntime.__breakwaterWeb) {
     const config = getConfig();
     const deps = createDeps(config, "web");
-    globalForRuntime.__breakwaterWeb = { config, deps, auth: createAuth(deps) };
+    // Sign-in counters live in Redis so that every dashboard replica sees the same counts.
+    const limiter = createAuthLimiter(deps, rateLimitRedis(config.REDIS_URL));
+    const auth = createAuth(deps, { limiter });
+    const authHandler = createAuthHandler({
+      handle: auth.handler,
+      limiter,
+      trustedHops: config.TRUST_PROXY,
+      peerHeaderTrusted: () => globalForRuntime.__breakwaterPeerHeader === true,
+    });
+    globalForRuntime.__breakwaterWeb = { config, deps, auth, authHandler };
   }
   return globalForRuntime.__breakwaterWeb;
 }

@@ -1,9 +1,11 @@
 import { authSecret, type Config } from "@breakwater/config";
-import { claimFirstOperator, type Deps, type IdPrefix, newId } from "@breakwater/core";
+import { claimFirstOperator, type Deps, FixedWindowLimiter, type IdPrefix, newId } from "@breakwater/core";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins";
 import { ac, roles } from "./access";
+import { AUTH_RATE_LIMIT } from "./auth-handler";
+import { CLIENT_IP_HEADER } from "./client-ip";
 
 /** better-auth model → Breakwater id prefix, so auth rows carry the same sortable ids as the rest. */
 const ID_PREFIX: Record<string, IdPrefix> = {
@@ -33,16 +35,16 @@ export function trustedOrigins(config: Pick<Config, "PUBLIC_URL">): string[] {
 }
 
 /**
- * Sign-in rate limits, per client IP and per process. better-auth's default (3 sign-ins per 10 s)
- * locks out a team behind one NAT and any scripted test; 20 per minute still makes password
- * guessing useless. The client IP comes from X-Forwarded-For (Next sets it from the socket when
- * no proxy did). With several web replicas each keeps its own counters.
+ * The limiter behind the auth rate limits: counters in Redis (shared by every replica on that
+ * Redis) when given a connection, else in this process's memory.
  */
-export const AUTH_RATE_LIMIT = {
-  window: 60,
-  max: 300,
-  credentials: { window: 60, max: 20 },
-} as const;
+export function createAuthLimiter(
+  deps: Pick<Deps, "log">,
+  redis?: ConstructorParameters<typeof FixedWindowLimiter>[0],
+  prefix = "breakwater:auth-rl",
+): FixedWindowLimiter {
+  return new FixedWindowLimiter(redis, { prefix, log: deps.log.child({ module: "auth-rate-limit" }) });
+}
 
 /**
  * The dashboard's better-auth instance: email + password, sessions in Postgres through Prisma,
@@ -50,8 +52,9 @@ export const AUTH_RATE_LIMIT = {
  * the operator. Organizations are created only through Breakwater's own use case (which also
  * creates the subscription), never through better-auth's endpoint.
  */
-export function createAuth(deps: Deps) {
+export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = {}) {
   const { config } = deps;
+  const limiter = opts.limiter ?? createAuthLimiter(deps);
   const log = deps.log.child({ module: "auth" });
   return betterAuth({
     appName: "Breakwater",
@@ -83,10 +86,17 @@ export function createAuth(deps: Deps) {
         },
       },
       useSecureCookies: config.PUBLIC_URL.startsWith("https://"),
+      // Set by createAuthHandler from the socket peer and TRUST_PROXY, replacing any client value.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     rateLimit: {
       enabled: true,
-      storage: "memory",
+      customStorage: {
+        consume: async (key, rule) => {
+          const decision = await limiter.consume(`ip:${key}`, rule);
+          return { allowed: decision.allowed, retryAfter: decision.allowed ? null : decision.retryAfter };
+        },
+      },
       window: AUTH_RATE_LIMIT.window,
       max: AUTH_RATE_LIMIT.max,
       customRules: {
