@@ -21,12 +21,17 @@ export function SignInForm({ next }: { next: string }) {
         setPending(true);
         setError(null);
         try {
-          const { error: failure } = await authClient.signIn.email({
-            email: String(form.get("email")),
-            password: String(form.get("password")),
-          });
+          let retryAfter: number | null = null;
+          const { error: failure } = await authClient.signIn.email(
+            { email: String(form.get("email")), password: String(form.get("password")) },
+            {
+              onError: ({ response }) => {
+                retryAfter = Number(response.headers.get("x-retry-after")) || null;
+              },
+            },
+          );
           if (failure) {
-            setError(authErrorMessage(failure));
+            setError(authErrorMessage(failure, retryAfter));
             setPending(false);
             return;
           }
