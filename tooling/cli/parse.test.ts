@@ -56,6 +56,12 @@ describe("parseCommand", () => {
     [["project", "create", "--name", "--json"], /needs a value/],
     [["project"], /unknown command "project"/],
     [["seed", "now"], /unexpected argument "now"/],
+    [["seed", "--", "now"], /unexpected argument "--"/],
+    [["project", "create", "--name", "x", "extra"], /unexpected argument "extra"/],
+    [["project", "create", "-n", "x"], /unexpected argument "-n"/],
+    [["project", "create", "--name", "x", "--bogus", "1"], /unknown flag --bogus .*expected --name, --daily/],
+    [["project", "create", "--name", "x", "--json=yes"], /--json takes no value/],
+    [["project", "create", "--name"], /--name needs a value/],
   ])("%j is a usage error", (argv, message) => {
     expect(() => parseCommand(commands, argv)).toThrow(UsageError);
     expect(() => parseCommand(commands, argv)).toThrow(message);

@@ -1,4 +1,5 @@
 /** Flag parsing for the admin CLI: strict, with one-line messages an operator can act on. */
+import { parseArgs } from "node:util";
 
 export type FlagType = "string" | "boolean" | "usd" | "int";
 
@@ -57,15 +58,32 @@ export function parseCommand(commands: CommandSpec[], argv: string[]): ParsedCom
 
   let json = false;
   const values: Record<string, FlagValue | undefined> = {};
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (!arg.startsWith("--") || arg === "--") {
-      throw new UsageError(`unexpected argument "${arg}" for "${spec.name}"; flags look like --name value`);
-    }
-    const eq = arg.indexOf("=");
-    const flag = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+  const unexpected = (arg: string) =>
+    new UsageError(`unexpected argument "${arg}" for "${spec.name}"; flags look like --name value`);
+  // node:util tokenizes (--flag value, --flag=value, booleans); the checks stay ours, so every
+  // refusal is one line naming the flag. Not strict: unknown flags come back as tokens to name.
+  const { tokens } = parseArgs({
+    args: rest,
+    options: {
+      json: { type: "boolean" },
+      ...Object.fromEntries(
+        Object.entries(spec.flags).map(([flag, f]) => [
+          flag,
+          { type: f.type === "boolean" ? "boolean" : "string" },
+        ]),
+      ),
+    },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === "positional") throw unexpected(token.value);
+    if (token.kind === "option-terminator") throw unexpected("--");
+    if (!token.rawName.startsWith("--")) throw unexpected(rest[token.index] ?? token.rawName);
+    const flag = token.name;
     if (flag === "json") {
-      if (eq >= 0) throw new UsageError("--json takes no value");
+      if (token.inlineValue) throw new UsageError("--json takes no value");
       json = true;
       continue;
     }
@@ -78,16 +96,13 @@ export function parseCommand(commands: CommandSpec[], argv: string[]): ParsedCom
     }
     if (values[flag] !== undefined) throw new UsageError(`--${flag} given more than once`);
     if (f.type === "boolean") {
-      if (eq >= 0) throw new UsageError(`--${flag} takes no value`);
+      if (token.inlineValue) throw new UsageError(`--${flag} takes no value`);
       values[flag] = true;
       continue;
     }
-    let raw: string | undefined;
-    if (eq >= 0) raw = arg.slice(eq + 1);
-    else {
-      raw = rest[i + 1];
-      if (raw === undefined || raw.startsWith("--")) throw new UsageError(`--${flag} needs a value`);
-      i++;
+    const raw = token.value;
+    if (raw === undefined || (!token.inlineValue && raw.startsWith("--"))) {
+      throw new UsageError(`--${flag} needs a value`);
     }
     values[flag] = convert(flag, f, raw);
   }
