@@ -1,38 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { parseConfig } from "@breakwater/config";
-import { createDeps } from "@breakwater/core";
-import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAuth } from "./auth/create-auth";
 import { createContext } from "./context";
 import { createCaller } from "./root";
+import { apiTestEnv, codeOf } from "./testing";
 
-const config = parseConfig(process.env);
-const deps = createDeps(config, "api-test");
-const auth = createAuth(deps);
-afterAll(() => deps.db.$disconnect());
-
-/** Signs a fresh user up through better-auth and returns request headers carrying their session. */
-async function signUp(name: string) {
-  const email = `${name.toLowerCase()}-${randomUUID()}@example.test`;
-  const res = await auth.api.signUpEmail({
-    body: { email, name, password: "correct horse battery" },
-    returnHeaders: true,
-  });
-  const token = /better-auth\.session_token=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-  if (!token) throw new Error("sign-up set no session cookie");
-  const headers = new Headers({ cookie: `better-auth.session_token=${token}` });
-  const caller = async () => createCaller(await createContext({ deps, auth, headers }));
-  return { userId: res.response.user.id, email, headers, caller };
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  return err instanceof TRPCError ? err.code : `no TRPCError (${String(err)})`;
-}
+const { deps, auth, signUp, close } = apiTestEnv("api-test");
+afterAll(close);
 
 describe("dashboard API tenancy", () => {
   it("gives better-auth rows Breakwater's prefixed ids and makes nobody else operator", async () => {

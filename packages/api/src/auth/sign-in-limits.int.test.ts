@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { parseConfig } from "@breakwater/config";
-import { createDeps, rateLimitRedis } from "@breakwater/core";
+import { rateLimitRedis } from "@breakwater/core";
 import type { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { apiTestEnv } from "../testing";
 import { AUTH_RATE_LIMIT, createAuthHandler } from "./auth-handler";
 import { PEER_ADDRESS_HEADER } from "./client-ip";
 import { createAuth, createAuthLimiter } from "./create-auth";
 
-const config = parseConfig(process.env);
-const deps = createDeps(config, "auth-limits-test");
+const { deps, close } = apiTestEnv("auth-limits-test");
+const { config } = deps;
 // Each run counts under its own prefix, so reruns and other suites on this Redis never collide.
 const prefix = `test:auth-rl:${randomUUID()}`;
 const connections: Redis[] = [];
@@ -27,7 +27,7 @@ afterAll(async () => {
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length) await redis.del(...keys);
   await Promise.all(connections.map((r) => r.quit()));
-  await deps.db.$disconnect();
+  await close();
 });
 
 const randomIp = () => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;

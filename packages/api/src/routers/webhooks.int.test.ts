@@ -1,36 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { parseConfig } from "@breakwater/config";
-import { createDeps, recordBreakerReport } from "@breakwater/core";
-import { TRPCError } from "@trpc/server";
+import { recordBreakerReport } from "@breakwater/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAuth } from "../auth/create-auth";
-import { createContext } from "../context";
-import { createCaller } from "../root";
+import { apiTestEnv, codeOf } from "../testing";
 
-const config = parseConfig(process.env);
-const deps = createDeps(config, "api-webhooks-test");
-const auth = createAuth(deps);
-afterAll(() => deps.db.$disconnect());
-
-async function signUp(name: string) {
-  const res = await auth.api.signUpEmail({
-    body: {
-      email: `${name.toLowerCase()}-${randomUUID()}@example.test`,
-      name,
-      password: "correct horse battery",
-    },
-    returnHeaders: true,
-  });
-  const token = /better-auth\.session_token=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-  const headers = new Headers({ cookie: `better-auth.session_token=${token}` });
-  return { caller: async () => createCaller(await createContext({ deps, auth, headers })) };
-}
-
-const codeOf = (p: Promise<unknown>) =>
-  p.then(
-    () => "ok",
-    (e: unknown) => (e instanceof TRPCError ? e.code : String(e)),
-  );
+const { deps, signUp, close } = apiTestEnv("api-webhooks-test");
+afterAll(close);
 
 describe("webhooks and fleet procedures", () => {
   it("manage endpoints, read the catalogue, log and fleet grid; other tenants get NOT_FOUND", async () => {
