@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseConfig } from "@breakwater/config";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ describe("admission limiter across replicas", () => {
     const a = createAdmissionLimiter({ redis, keyPrefix: prefix, syncMs: 5 });
     const b = createAdmissionLimiter({ redis, keyPrefix: prefix, syncMs: 5 });
     // Start just after a second boundary so the whole exercise stays in one window.
-    while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
+    if (Date.now() % 1000 > 100) await sleep(1000 - (Date.now() % 1000) + 5);
     let admitted = 0;
     for (let i = 0; i < 40; i++) {
       if (a.admit("proj_shared", 20).ok) admitted++;

@@ -1,6 +1,6 @@
 import { parseConfig } from "@breakwater/config";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { InvalidatingCache, InvalidationBus } from "./invalidating-cache";
 
 const config = parseConfig(process.env);
@@ -45,9 +45,7 @@ describe("InvalidatingCache across replicas", () => {
     const started = Date.now();
     await a.cache.invalidate("k");
     expect(await a.cache.get("k")).toBe("v2");
-    while (b.cache.peek("k") !== undefined && Date.now() - started < 1000) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await vi.waitFor(() => expect(b.cache.peek("k")).toBeUndefined(), { timeout: 1000, interval: 5 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await b.cache.get("k")).toBe("v2");
     await a.bus.stop();

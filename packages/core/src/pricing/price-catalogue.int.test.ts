@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { SEED_PRICE_CARDS } from "./catalogue-seed";
 import { computePriceHints } from "./compute-price-hints";
 import { costOfCall } from "./cost-of-call";
@@ -55,14 +55,6 @@ function syntheticCard(model: string, input: string, output: string): PriceCardI
     source: "https://example.test/pricing",
     sourceDate: "2026-11-30",
   };
-}
-
-async function waitFor(cond: () => boolean, ms = 2000) {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe("price catalogue in Postgres", () => {
@@ -173,7 +165,10 @@ describe("price catalogue in Postgres", () => {
     });
     const started = Date.now();
     await publishPriceCatalogueChange(redis(), channel);
-    await waitFor(() => replicas.every((h) => price(h) === "4.25"));
+    await vi.waitFor(() => expect(replicas.map((h) => price(h))).toEqual(replicas.map(() => "4.25")), {
+      timeout: 2000,
+      interval: 10,
+    });
     expect(Date.now() - started).toBeLessThan(1000);
 
     for (const stop of stops) await stop();

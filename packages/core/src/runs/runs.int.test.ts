@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { BudgetDeps } from "../budgets/budget-deps";
 import { checkBudget } from "../budgets/check-budget";
 import { budgetTestEnv, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../budgets/testing";
@@ -109,12 +109,14 @@ describe("stopping and resuming agent runs", () => {
         { ...userCtx(org.id, "member"), redis: env.redis },
         { projectId, agentRunId: "shared-run" },
       );
-      let verdict = await check(projectId, "shared-run", replicaB);
-      while (verdict.allowed && Date.now() - stoppedAt < 1_000) {
-        await new Promise((r) => setTimeout(r, 10));
-        verdict = await check(projectId, "shared-run", replicaB);
-      }
-      expect(verdict).toMatchObject({ allowed: false, deniedByPeriod: "run_stopped" });
+      await vi.waitFor(
+        async () =>
+          expect(await check(projectId, "shared-run", replicaB)).toMatchObject({
+            allowed: false,
+            deniedByPeriod: "run_stopped",
+          }),
+        { timeout: 1_000, interval: 10 },
+      );
       expect(Date.now() - stoppedAt).toBeLessThan(1_000);
     } finally {
       await bus.stop();
