@@ -1,44 +1,26 @@
 "use client";
 
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Hint, Input, Label } from "@/components/ui/form";
 import { authClient } from "@/lib/auth-client";
-import { useMounted } from "@/lib/use-mounted";
-import { authErrorMessage } from "./auth-errors";
+import { useAuthSubmit } from "./use-auth-submit";
 
 export function SignUpForm() {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const mounted = useMounted();
+  const { error, pending, disabled, onSubmit } = useAuthSubmit(
+    (form, fetchOptions) =>
+      authClient.signUp.email(
+        {
+          name: String(form.get("name")).trim(),
+          email: String(form.get("email")).trim(),
+          password: String(form.get("password")),
+        },
+        fetchOptions,
+      ),
+    "/onboarding",
+  );
 
   return (
-    <form
-      className="space-y-4"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const form = new FormData(e.currentTarget);
-        setPending(true);
-        setError(null);
-        try {
-          const { error: failure } = await authClient.signUp.email({
-            name: String(form.get("name")).trim(),
-            email: String(form.get("email")).trim(),
-            password: String(form.get("password")),
-          });
-          if (failure) {
-            setError(authErrorMessage(failure));
-            setPending(false);
-            return;
-          }
-          // A full load: every server component and client cache starts from the new session.
-          window.location.assign("/onboarding");
-        } catch {
-          setError("Cannot reach Breakwater. Check your connection and try again.");
-          setPending(false);
-        }
-      }}
-    >
+    <form className="space-y-4" onSubmit={onSubmit}>
       <div>
         <Label htmlFor="name">Name</Label>
         <Input id="name" name="name" autoComplete="name" required autoFocus placeholder="Ada Lovelace" />
@@ -67,7 +49,7 @@ export function SignUpForm() {
         <Hint>At least 8 characters.</Hint>
       </div>
       <FormError message={error} />
-      <Button type="submit" className="h-9 w-full" disabled={pending || !mounted}>
+      <Button type="submit" className="h-9 w-full" disabled={disabled}>
         {pending ? "Creating account…" : "Create account"}
       </Button>
     </form>
