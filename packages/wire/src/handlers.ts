@@ -32,6 +32,8 @@ import {
   readBody,
   type WireRequest,
 } from "./http";
+import { leaseUnavailable } from "./lease-errors";
+import { createLeaseHandlers, type LeaseServices } from "./lease-handlers";
 import { openApiDocument } from "./openapi";
 import { fastCheckRequest } from "./schemas/fast-check-request";
 import { fastMetadataEvent } from "./schemas/fast-metadata-event";
@@ -116,7 +118,7 @@ export interface ProjectPolicy {
 }
 
 /** Everything the SDK handlers call; built once per process by createWireRuntime. */
-export interface WireServices {
+export interface WireServices extends LeaseServices {
   log: Logger;
   /** The caller of a bearer header (null = 401); synchronous when the key cache is warm. */
   authenticate(authorization: string | null): AuthenticatedKey | null | Promise<AuthenticatedKey | null>;
@@ -456,8 +458,13 @@ export function createWireHandlers(s: WireServices) {
     return rawJson(200, openapiText);
   };
 
+  const leases = createLeaseHandlers({ gate, validate }, s);
+
   const handlers = {
     check: guard("check", check, budgetUnavailable),
+    leaseGrant: guard("lease-grant", leases.grant, leaseUnavailable),
+    leaseRenew: guard("lease-renew", leases.renew, leaseUnavailable),
+    leaseSurrender: guard("lease-surrender", leases.surrender, leaseUnavailable),
     confirm: guard("confirm", confirm, budgetUnavailable),
     ingest: guard("ingest", ingest, serviceUnavailable),
     untrackedSurfaces: guard("untracked-surfaces", untrackedSurfaces, serviceUnavailable),
@@ -470,7 +477,7 @@ export function createWireHandlers(s: WireServices) {
 
   const BREAKER_RE = /^\/api\/v1\/projects\/([^/]+)\/providers\/breaker-reports\/?$/;
 
-  /** Routes one request to its handler by path; unknown paths are 404 (lease routes live elsewhere). */
+  /** Routes one request to its handler by path; unknown paths are 404. */
   function dispatch(req: WireRequest): Promise<WireResult> {
     try {
       return route(req);
@@ -486,6 +493,12 @@ export function createWireHandlers(s: WireServices) {
         return handlers.check(req);
       case "/api/v1/budgets/confirm":
         return handlers.confirm(req);
+      case "/api/v1/budgets/lease":
+        return handlers.leaseGrant(req);
+      case "/api/v1/budgets/lease/renew":
+        return handlers.leaseRenew(req);
+      case "/api/v1/budgets/lease/surrender":
+        return handlers.leaseSurrender(req);
       case "/api/v1/metadata/ingest":
         return handlers.ingest(req);
       case "/api/v1/untracked-surfaces":
@@ -516,6 +529,9 @@ export function createWireHandlers(s: WireServices) {
   const fetchHandlers = {
     check: (req: Request) => handlers.check(req).then(toResponse),
     confirm: (req: Request) => handlers.confirm(req).then(toResponse),
+    leaseGrant: (req: Request) => handlers.leaseGrant(req).then(toResponse),
+    leaseRenew: (req: Request) => handlers.leaseRenew(req).then(toResponse),
+    leaseSurrender: (req: Request) => handlers.leaseSurrender(req).then(toResponse),
     ingest: (req: Request) => handlers.ingest(req).then(toResponse),
     untrackedSurfaces: (req: Request) => handlers.untrackedSurfaces(req).then(toResponse),
     breakerReports: (req: Request, projectId: string) =>

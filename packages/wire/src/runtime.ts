@@ -14,10 +14,12 @@ import {
   createLogger,
   type Entitlements,
   type EventPricing,
+  grantLease,
   type IngestEvent,
   InvalidationBus,
   ingestMetadataEvents,
   KnownTagValues,
+  type LeaseDeps,
   loadPriceCatalogue,
   PriceCatalogue,
   PriceCatalogueHolder,
@@ -25,8 +27,10 @@ import {
   recordBreakerReport,
   recordIngestedSpend,
   recordUntrackedSurfaces,
+  renewLease,
   SEED_PRICE_CARDS,
   subscribeToPriceCatalogueChanges,
+  surrenderLease,
   type TokenDetailsInput,
 } from "@breakwater/core";
 import { sharedDb } from "@breakwater/db";
@@ -155,6 +159,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   }
   const pricing = budgetPricingFromCatalogue(holder);
   const budgetDeps: BudgetDeps = { db, config, log, redis, pricing, bus };
+  const leaseDeps: LeaseDeps = { ...budgetDeps, catalogue: holder };
   // Breaker transitions that fire are handed to the worker at once (jobId = event id); without
   // this the outbox sweeper would still deliver them, but seconds later.
   const jobs = createJobsClient(config);
@@ -189,6 +194,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
         ...input,
         tokenDetails: input.tokenDetails as unknown as TokenDetailsInput,
       }),
+    grantLease: (input) => grantLease(leaseDeps, input),
+    renewLease: (input) => renewLease(leaseDeps, input),
+    surrenderLease: (input) => surrenderLease(leaseDeps, input),
     priceHints: (input) =>
       computePriceHints(holder.current, {
         provider: input.provider as ProviderId,
