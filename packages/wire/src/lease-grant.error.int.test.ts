@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, type Harness, post, startHarness } from "./test/harness";
-import { grantBody, LEASE, RENEW, renewBody, SURRENDER, surrenderBody } from "./test/lease-fixtures";
+import { createTenant, type Harness, post, startHarness } from "./testing/harness";
+import { grantBody, LEASE, RENEW, renewBody, SURRENDER, surrenderBody } from "./testing/lease-fixtures";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, type Harness, post, startHarness } from "./test/harness";
-import { grantBody, LEASE, leaseAnswer } from "./test/lease-fixtures";
+import { createTenant, type Harness, post, startHarness } from "./testing/harness";
+import { grantBody, LEASE, leaseAnswer } from "./testing/lease-fixtures";
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,7 +75,7 @@ describe("POST /api/v1/budgets/lease", () => {
 
   it("is served by the Next.js mount too (the dashboard's /api/v1)", async () => {
     const t = await createTenant(h);
-    const res = await h.runtime.handlers.fetch.dispatch(
+    const res = await h.runtime.fetch("dispatch")(
       new Request(`http://localhost${LEASE}`, {
         method: "POST",
         headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
@@ -84,7 +84,7 @@ describe("POST /api/v1/budgets/lease", () => {
     );
     expect(res.status).toBe(200);
     expect(leaseAnswer(await res.text()).allowed).toBe(true);
-    const unknown = await h.runtime.handlers.fetch.dispatch(new Request("http://localhost/api/v1/nope"));
+    const unknown = await h.runtime.fetch("dispatch")(new Request("http://localhost/api/v1/nope"));
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toBe('{"detail":"Not Found"}');
   });

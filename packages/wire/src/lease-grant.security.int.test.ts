@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, type Harness, post, startHarness } from "./test/harness";
+import { createTenant, type Harness, post, startHarness } from "./testing/harness";
 import {
   grantBody,
   LEASE,
@@ -8,7 +8,7 @@ import {
   renewBody,
   SURRENDER,
   surrenderBody,
-} from "./test/lease-fixtures";
+} from "./testing/lease-fixtures";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFIRM, createTenant, type Harness, post, startHarness, type Tenant } from "./test/harness";
+import { CONFIRM, createTenant, type Harness, post, startHarness, type Tenant } from "./testing/harness";
 import {
   grantBody,
   LEASE,
@@ -8,7 +8,7 @@ import {
   renewBody,
   SURRENDER,
   surrenderBody,
-} from "./test/lease-fixtures";
+} from "./testing/lease-fixtures";
 
 let h: Harness;
 beforeAll(async () => {
