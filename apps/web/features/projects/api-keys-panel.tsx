@@ -178,12 +178,7 @@ export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canM
                       confirmLabel="Revoke key"
                       onConfirm={() => revoke.mutate({ keyId: k.id })}
                       trigger={
-                        <Button
-                          variant="danger"
-                          size="sm"
-                          disabled={revoke.isPending}
-                          aria-label={`Revoke ${k.name}`}
-                        >
+                        <Button variant="danger" size="sm" disabled={revoke.isPending}>
                           Revoke
                         </Button>
                       }
