@@ -4,5 +4,6 @@ export * from "./lease-answer";
 export * from "./lease-deps";
 export * from "./lease-keys";
 export * from "./list-active-leases";
+export * from "./list-project-leases";
 export * from "./renew-lease";
 export * from "./surrender-lease";
