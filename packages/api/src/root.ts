@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
 import { fleetRouter } from "./routers/fleet";
+import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
@@ -11,6 +12,7 @@ export const appRouter = router({
   me: meRouter,
   organization: organizationRouter,
   project: projectRouter,
+  lease: leaseRouter,
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,

@@ -31,6 +31,7 @@ export * from "./ingest/tag-policy";
 export * from "./keys/authenticate-api-key";
 export * from "./keys/invalidate-api-key";
 export * from "./keys/track-key-usage";
+export * from "./leases";
 export * from "./plans/default-plans";
 export * from "./plans/list-plans";
 export * from "./plans/seed-default-plans";

@@ -1,5 +1,5 @@
 import { getConfig } from "@breakwater/config";
-import type { WireHandlers } from "./handlers";
+import type { RouteName } from "./handlers/router";
 import { createWireRuntime, type WireRuntime } from "./runtime";
 
 const globalForWire = globalThis as unknown as { __breakwaterWire?: Promise<WireRuntime> };
@@ -16,14 +16,12 @@ export function sharedWireRuntime(): Promise<WireRuntime> {
   return globalForWire.__breakwaterWire;
 }
 
-type FetchName = keyof WireHandlers["fetch"];
-
 /** A Next.js route handler serving one SDK endpoint with the shared handlers. */
-export function mountWire(name: Exclude<FetchName, "breakerReports">): (req: Request) => Promise<Response> {
+export function mountWire(name: RouteName | "dispatch"): (req: Request) => Promise<Response> {
   return async (req) => {
     try {
       const runtime = await sharedWireRuntime();
-      return await runtime.handlers.fetch[name](req);
+      return await runtime.fetch(name)(req);
     } catch (err) {
       // Boot failed (bad configuration, database unreachable at first request): say why once per
       // failure on stderr — there is no logger without a config — and answer retryably.

@@ -1,5 +1,13 @@
 import { z } from "zod";
 import {
+  leaseError,
+  leaseGrantRequest,
+  leaseGrantResponse,
+  leaseRenewRequest,
+  leaseSurrenderRequest,
+  leaseSurrenderResponse,
+} from "./schemas/leases";
+import {
   breakerReport,
   checkRequest,
   confirmRequest,
@@ -64,7 +72,7 @@ export function openApiDocument(): Json {
       title: "Breakwater SDK API",
       version: "1",
       description:
-        "Server side of the Solwyn SDK wire protocol (budget check, confirm, ingest, fleet health).",
+        "Server side of the Solwyn SDK wire protocol (budget check, confirm, run leases, ingest, fleet health).",
     },
     components: {
       securitySchemes: {
@@ -74,6 +82,12 @@ export function openApiDocument(): Json {
         BudgetCheckRequest: schemaOf(checkRequest, "input"),
         BudgetCheckResponse: schemaOf(checkResponse, "output"),
         BudgetConfirmRequest: schemaOf(confirmRequest, "input"),
+        LeaseGrantRequest: schemaOf(leaseGrantRequest, "input"),
+        LeaseRenewRequest: schemaOf(leaseRenewRequest, "input"),
+        LeaseGrantResponse: schemaOf(leaseGrantResponse, "output"),
+        LeaseSurrenderRequest: schemaOf(leaseSurrenderRequest, "input"),
+        LeaseSurrenderResponse: schemaOf(leaseSurrenderResponse, "output"),
+        LeaseError: schemaOf(leaseError, "output"),
         IngestRequest: {
           type: "array",
           maxItems: INGEST_MAX_EVENTS,
@@ -105,6 +119,43 @@ export function openApiDocument(): Json {
         "BudgetConfirmRequest",
         { "204": { description: "Settled (or already settled)" } },
         { "404": { description: "Reservation not found or expired", content: content("Detail") } },
+      ),
+      "/api/v1/budgets/lease": post(
+        "Grant a run lease of budget tokens",
+        "LeaseGrantRequest",
+        { "200": { description: "Grant, ineligible or deny", content: content("LeaseGrantResponse") } },
+        {
+          "409": { description: "lease_holder_cap_exceeded", content: content("LeaseError") },
+          "503": { description: "lease_unavailable", content: content("LeaseError") },
+        },
+      ),
+      "/api/v1/budgets/lease/renew": post(
+        "Renew a lease (generation-fenced; a repeated renewal gets the stored answer)",
+        "LeaseRenewRequest",
+        { "200": { description: "The successor's answer", content: content("LeaseGrantResponse") } },
+        {
+          "404": {
+            description: "lease_not_found (unknown, expired or another project's)",
+            content: content("LeaseError"),
+          },
+          "409": { description: "lease_generation_conflict", content: content("LeaseError") },
+          "503": { description: "lease_unavailable", content: content("LeaseError") },
+        },
+      ),
+      "/api/v1/budgets/lease/surrender": post(
+        "Surrender a lease; its outstanding claim returns (idempotent)",
+        "LeaseSurrenderRequest",
+        {
+          "200": {
+            description: "Released tokens (0 on a repeat)",
+            content: content("LeaseSurrenderResponse"),
+          },
+        },
+        {
+          "404": { description: "lease_not_found", content: content("LeaseError") },
+          "409": { description: "lease_generation_conflict", content: content("LeaseError") },
+          "503": { description: "lease_unavailable", content: content("LeaseError") },
+        },
       ),
       "/api/v1/metadata/ingest": post(
         "Ingest a batch of metadata events",

@@ -3,28 +3,21 @@ import {
   type BudgetDeps,
   type BudgetPricing,
   budgetPricingFromCatalogue,
-  checkBudget,
-  computePriceHints,
-  confirmSpend,
   createAdmissionLimiter,
   createApiKeyAuthenticator,
   createBudgetRedis,
   createEntitlementCache,
   createKeyUsageTracker,
   createLogger,
-  type Entitlements,
   type EventPricing,
   type IngestEvent,
   InvalidationBus,
-  ingestMetadataEvents,
   KnownTagValues,
+  type LeaseDeps,
   loadPriceCatalogue,
   PriceCatalogue,
   PriceCatalogueHolder,
-  type ProviderId,
-  recordBreakerReport,
   recordIngestedSpend,
-  recordUntrackedSurfaces,
   SEED_PRICE_CARDS,
   subscribeToPriceCatalogueChanges,
   type TokenDetailsInput,
@@ -34,12 +27,19 @@ import { createJobsClient } from "@breakwater/queue";
 import { Redis } from "ioredis";
 import pg from "pg";
 import type { Logger } from "pino";
-import { createWireHandlers, type ProjectPolicy, type WireHandlers, type WireServices } from "./handlers";
+import type { WireResult } from "./errors";
+import type { WireContext } from "./handlers/context";
+import { dispatch, fetchRoute, type RouteName } from "./handlers/router";
+import type { WireRequest } from "./http";
 import { TOKEN_KEYS } from "./schemas/common";
 
 export interface WireRuntime {
-  handlers: WireHandlers;
-  services: WireServices;
+  /** The clients and caches every handler is given. */
+  ctx: WireContext;
+  /** Routes one request (the lean Node server). */
+  dispatch(req: WireRequest): Promise<WireResult>;
+  /** A Next.js route handler for one endpoint, or for the whole table (`dispatch`). */
+  fetch(name: RouteName | "dispatch"): (req: Request) => Promise<Response>;
   log: Logger;
   /** Flushes pending key usage and admission counts, then closes every connection it opened. */
   close(): Promise<void>;
@@ -94,16 +94,6 @@ export function eventPricing(pricing: BudgetPricing, defaultOutputBound: number)
       return per === null ? null : per * BigInt(count);
     },
   };
-}
-
-const policies = new WeakMap<Entitlements, ProjectPolicy>();
-function policyOf(e: Entitlements): ProjectPolicy {
-  let p = policies.get(e);
-  if (!p) {
-    p = { admissionRate: e.admission_rate_per_second, failoverTuningAllowed: e.failover_tuning === true };
-    policies.set(e, p);
-  }
-  return p;
 }
 
 function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
@@ -173,57 +163,26 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
       recordIngestedSpend(budgetDeps, projectId, items),
   };
 
-  const services: WireServices = {
+  const ctx: WireContext = {
     log,
-    authenticate: (h) => auth.authenticate(h),
-    touchKey: (id) => usage.touch(id),
-    policy: (projectId) => {
-      const hit = entitlements.peek(projectId);
-      return hit ? policyOf(hit) : entitlements.get(projectId).then(policyOf);
-    },
-    admit: (projectId, rate) => admission.admit(projectId, rate),
-    quota: (projectId, rate) => admission.quota(projectId, rate),
-    checkBudget: (input) => checkBudget(budgetDeps, input),
-    confirmSpend: (input) =>
-      confirmSpend(budgetDeps, {
-        ...input,
-        tokenDetails: input.tokenDetails as unknown as TokenDetailsInput,
-      }),
-    priceHints: (input) =>
-      computePriceHints(holder.current, {
-        provider: input.provider as ProviderId,
-        model: input.model,
-        fallbackProviders: input.fallbackProviders as ProviderId[],
-        fallbackModels: input.fallbackModels,
-        estimatedInputTokens: input.estimatedInputTokens,
-      }) as Record<string, number>,
-    ingest: (input) => ingestMetadataEvents(ingestDeps, input),
-    recordBreakerReport: (input) => recordBreakerReport({ db, config, log, redis, jobs }, input),
-    recordUntrackedSurfaces: (projectId, items) => recordUntrackedSurfaces({ db }, projectId, items),
-    readiness: async () => {
-      const [postgres, r] = await Promise.all([
-        within(
-          pool.query("SELECT 1").then(
-            () => true,
-            () => false,
-          ),
-          1000,
-        ),
-        within(
-          redis.ping().then(
-            () => true,
-            () => false,
-          ),
-          1000,
-        ),
-      ]);
-      return { postgres: postgres === true, redis: r === true };
-    },
+    db,
+    pool,
+    redis,
+    auth,
+    usage,
+    entitlements,
+    admission,
+    prices: holder,
+    budget: budgetDeps,
+    lease: { ...budgetDeps, catalogue: holder } satisfies LeaseDeps,
+    ingest: ingestDeps,
+    fleet: { db, config, log, redis, jobs },
   };
 
   return {
-    handlers: createWireHandlers(services),
-    services,
+    ctx,
+    dispatch: (req) => dispatch(ctx, req),
+    fetch: (name) => fetchRoute(ctx, name),
     log,
     async close() {
       await Promise.allSettled([usage.stop(), within(admission.stop(), 500)]);

@@ -14,7 +14,7 @@ import {
   surfaceReport,
   type Tenant,
   UNTRACKED,
-} from "./test/harness";
+} from "./testing/harness";
 
 // Property: whatever arrives — random JSON, mutated valid bodies, garbage bytes — the answer is a
 // documented 4xx/2xx (never a 5xx), and a refused request leaves Postgres exactly as it was.

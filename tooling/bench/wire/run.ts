@@ -13,7 +13,7 @@
  * every process it starts is stopped on exit.
  *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
- *        --only check|ingest, --out <file> (default results/latest.json).
+ *        --only check|ingest|lease, --out <file> (default results/latest.json).
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -38,6 +38,7 @@ import { createToolDeps } from "../../src/deps";
 import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
 import { measureCpu, unlinkKeys } from "./cpu";
+import { runLeaseWorkload } from "./lease";
 import type { ClosedResult, IngestRunResult, Job, OpenResult } from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
 import { checkBodies } from "./workload";
@@ -50,9 +51,9 @@ const { values: flags } = parseArgs({
     out: { type: "string", default: path.join(here, "results", "latest.json") },
   },
 });
-const only = flags.only as "check" | "ingest" | undefined;
-if (only !== undefined && only !== "check" && only !== "ingest") {
-  process.stderr.write("--only takes check or ingest\n");
+const only = flags.only as "check" | "ingest" | "lease" | undefined;
+if (only !== undefined && only !== "check" && only !== "ingest" && only !== "lease") {
+  process.stderr.write("--only takes check, ingest or lease\n");
   process.exit(2);
 }
 
@@ -509,7 +510,11 @@ async function main() {
   const order = (round: number) => (round % 2 === 0 ? servers : [...servers].reverse());
   const results: Record<string, unknown> = {};
 
-  if (only !== "ingest") {
+  if (only === undefined || only === "lease") {
+    results.lease = await runLeaseWorkload({ ports: PORTS, headers, log });
+  }
+
+  if (only !== "ingest" && only !== "lease") {
     const { rate, seconds, warmupSeconds, cleanRounds, minCleanRounds, maxRounds, maxSendLagMs } = PLAN.open;
     log(`check: warm-up ${warmupSeconds} s at ${rate} req/s per server…`);
     for (const s of servers) {
@@ -624,7 +629,7 @@ async function main() {
     };
   }
 
-  if (only !== "check") {
+  if (only !== "check" && only !== "lease") {
     const { sizes, rounds, seconds, concurrency } = PLAN.ingest;
     const ingest: Record<string, unknown> = {};
     let reported = 0;

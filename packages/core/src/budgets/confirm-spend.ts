@@ -1,4 +1,5 @@
 import { DomainError } from "../errors";
+import { confirmLeaseSpend } from "../leases/confirm-lease-spend";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
 import type { MediaUsageInput, TokenDetailsInput } from "./budget-pricing";
 import { withRedis } from "./budget-redis";
@@ -35,16 +36,15 @@ const MAX_SCRIPT_NANOS = BigInt(Number.MAX_SAFE_INTEGER);
  * same reservation under a new call_id, is a "duplicate" that settles nothing. An unknown or
  * expired reservation throws NOT_FOUND "Reservation not found or expired".
  *
- * Lease-funded confirms: a lease-funded confirm settles only spend beyond the lease's claim, so it
- * needs the lease. Breakwater does not grant leases yet (the SDK then stays on per-call checks), so
- * no lease id can be known here and such a confirm is NOT_FOUND — the same answer as for any
- * unknown funding id. Its spend is not lost: the call's metadata event carries it.
+ * Lease-funded confirms (`leaseId`) settle only spend beyond the lease's claim: the cost moves the
+ * live counters the same way, and the claim shrinks by the call's tokens (see confirmLeaseSpend).
+ * A lease the project never had is NOT_FOUND with the same message.
  */
 export async function confirmSpend(
   deps: BudgetDeps,
   input: ConfirmSpendInput,
 ): Promise<{ outcome: ConfirmOutcome }> {
-  if (!input.reservationId) throw new DomainError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (!input.reservationId && !input.leaseId) throw new DomainError("NOT_FOUND", NOT_FOUND_MESSAGE);
   // An unpriced model settles as unpriced: the reservation is released, no dollars move.
   const actual =
     deps.pricing.callCostNanos({
@@ -56,6 +56,19 @@ export async function confirmSpend(
       serviceTier: input.serviceTier ?? null,
       providerRegion: input.providerRegion ?? null,
     }) ?? 0n;
+  if (!input.reservationId) {
+    const td = input.tokenDetails as { input_tokens?: number; output_tokens?: number };
+    const outcome = await confirmLeaseSpend(deps, {
+      projectId: input.projectId,
+      leaseId: input.leaseId!,
+      // Without a call id there is nothing to deduplicate on: a fresh one settles it once.
+      callId: input.callId ?? crypto.randomUUID(),
+      costNanos: actual,
+      tokens: (td.input_tokens ?? 0) + (td.output_tokens ?? 0),
+    });
+    if (outcome === "not_found") throw new DomainError("NOT_FOUND", NOT_FOUND_MESSAGE);
+    return { outcome };
+  }
   const nowMs = Date.now();
   const windows = currentWindows(new Date(nowMs));
   const keys = budgetKeys(input.projectId);
@@ -76,7 +89,7 @@ export async function confirmSpend(
   ];
   const args: (string | number)[] = [
     nowMs,
-    input.reservationId,
+    input.reservationId!,
     input.callId ?? "",
     (actual > MAX_SCRIPT_NANOS ? MAX_SCRIPT_NANOS : actual).toString(),
     windows.daily.key,

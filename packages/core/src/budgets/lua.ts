@@ -73,7 +73,8 @@ local function release_expired(holds, recs, sums, now)
 end
 `;
 
-const HOLDS = AMOUNTS + RELEASE;
+/** Lua helpers of every script that moves holds (amount formatting, hold release); leases reuse them. */
+export const HOLDS = AMOUNTS + RELEASE;
 
 const COMMON = `${HOLDS}
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is always <prefix>built

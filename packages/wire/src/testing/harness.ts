@@ -34,7 +34,7 @@ export async function startHarness(overrides: Partial<Record<string, string>> = 
     catalogue: PriceCatalogue.fromCards(SEED_PRICE_CARDS),
     redisBootWaitMs: 1500,
   });
-  const server = createWireServer(runtime.handlers.dispatch, log);
+  const server = createWireServer(runtime.dispatch, log);
   await listenInRange(server);
   const { port } = server.address() as AddressInfo;
   return {
@@ -202,3 +202,8 @@ export async function within(ms: number, probe: () => Promise<boolean>): Promise
   }
   throw new Error(`condition not met within ${ms} ms`);
 }
+
+export const INVALID_KEY = '{"detail":"Invalid API key"}';
+export const READ_ONLY = '{"detail":{"code":"read_only_key","message":"read-only project key cannot write"}}';
+/** The keys of a JSON object in order. */
+export const keys = (x: unknown) => Object.keys(x as object);

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { breakerPath, createTenant, type Harness, post, startHarness } from "./testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("breaker reports", () => {
+  it("accepts the key's project and keeps the newest report", async () => {
+    const t = await createTenant(h);
+    const report = (at: string, state: string) => ({
+      provider: "openai",
+      state,
+      failure_count: 3,
+      success_count: 0,
+      reported_at: at,
+      sdk_instance_id: "inst-1",
+    });
+    const ok = await post(h, breakerPath(t.projectId), report("2026-11-30T10:00:05.000Z", "open"), t.key);
+    expect(ok.status).toBe(202);
+    expect(ok.text).toBe('{"accepted":true}');
+    const late = await post(h, breakerPath(t.projectId), report("2026-11-30T10:00:01.000Z", "closed"), t.key);
+    expect(late.status).toBe(202);
+    const snap = await h.db.breakerSnapshot.findUniqueOrThrow({
+      where: {
+        projectId_provider_sdkInstanceId: {
+          projectId: t.projectId,
+          provider: "openai",
+          sdkInstanceId: "inst-1",
+        },
+      },
+    });
+    expect(snap.state).toBe("open");
+  });
+});

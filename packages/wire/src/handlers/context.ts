@@ -1,0 +1,61 @@
+import type {
+  AdmissionLimiter,
+  ApiKeyAuthenticator,
+  BudgetDeps,
+  Deps,
+  EntitlementCache,
+  Entitlements,
+  IngestDeps,
+  KeyUsageTracker,
+  LeaseDeps,
+  PriceCatalogueHolder,
+} from "@breakwater/core";
+import type { PrismaClient } from "@breakwater/db";
+import type { Redis } from "ioredis";
+import type pg from "pg";
+import type { Logger } from "pino";
+
+/**
+ * The process's clients and caches, built once by createWireRuntime and handed to every handler.
+ * Plain data: a handler calls the core use case itself (`checkBudget(ctx.budget, …)`).
+ */
+export interface WireContext {
+  log: Logger;
+  db: PrismaClient;
+  pool: pg.Pool;
+  redis: Redis;
+  auth: ApiKeyAuthenticator;
+  usage: KeyUsageTracker;
+  entitlements: EntitlementCache;
+  admission: AdmissionLimiter;
+  prices: PriceCatalogueHolder;
+  budget: BudgetDeps;
+  /** The budget deps plus the live price catalogue (leases price the declared chain). */
+  lease: LeaseDeps;
+  ingest: IngestDeps;
+  /** Breaker reports write webhook events and hand them to the worker. */
+  fleet: Deps;
+}
+
+/** What the handlers need of a project's entitlements. */
+export interface ProjectPolicy {
+  /** Requests per second (null = unlimited). */
+  admissionRate: number | null;
+  failoverTuningAllowed: boolean;
+}
+
+const policies = new WeakMap<Entitlements, ProjectPolicy>();
+function policyOf(e: Entitlements): ProjectPolicy {
+  let p = policies.get(e);
+  if (!p) {
+    p = { admissionRate: e.admission_rate_per_second, failoverTuningAllowed: e.failover_tuning === true };
+    policies.set(e, p);
+  }
+  return p;
+}
+
+/** The project's admission rate and failover tuning; synchronous when the entitlements are cached. */
+export function projectPolicy(ctx: WireContext, projectId: string): ProjectPolicy | Promise<ProjectPolicy> {
+  const hit = ctx.entitlements.peek(projectId);
+  return hit ? policyOf(hit) : ctx.entitlements.get(projectId).then(policyOf);
+}

@@ -1,0 +1,197 @@
+import {
+  type AuthenticatedKey,
+  type DomainError,
+  type DomainErrorCode,
+  isDomainError,
+} from "@breakwater/core";
+import { z } from "zod";
+import {
+  bodyMissing,
+  budgetUnavailable,
+  internalError,
+  json,
+  jsonInvalid,
+  notFound,
+  payloadTooLarge,
+  rateLimited,
+  readOnlyKey,
+  unauthorized,
+  validationFailed,
+  type WireResult,
+  zodIssuesToItems,
+} from "../errors";
+import {
+  BodyTooLarge,
+  findBadText,
+  mayContainBadText,
+  parseJsonBody,
+  readBody,
+  type WireRequest,
+} from "../http";
+import { type ProjectPolicy, projectPolicy, type WireContext } from "./context";
+
+/** Body limits per endpoint (bytes). Ingest allows 1000 events with long Bedrock ARNs. */
+export const BODY_LIMITS = {
+  check: 64 * 1024,
+  confirm: 64 * 1024,
+  ingest: 10 * 1024 * 1024,
+  breaker: 16 * 1024,
+  untracked: 256 * 1024,
+} as const;
+
+/** A refusal thrown by the gate or a handler's validation; `guard` turns it into its answer. */
+export class Early {
+  constructor(readonly result: WireResult) {}
+}
+
+export interface Gated {
+  key: AuthenticatedKey;
+  body: unknown;
+  policy: ProjectPolicy;
+}
+
+export interface GateOptions {
+  /** Largest body accepted (413 beyond it). */
+  limit: number;
+  /** Subtrees the endpoint judges itself for NUL / lone surrogates (an event's tags have their own code). */
+  textExempt?: (path: (string | number)[]) => boolean;
+}
+
+/**
+ * The one gate in front of every write endpoint; throws Early with the refusal. Order mirrors the
+ * reference FastAPI server: body size (413) and JSON syntax (422) while reading the request, then
+ * the key (401), read-only (403), the project's admission limit (429), then text Postgres cannot
+ * store (422). The method is the router's business (405).
+ */
+export async function gate(ctx: WireContext, req: WireRequest, opts: GateOptions): Promise<Gated> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(req, opts.limit);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new Early(payloadTooLarge());
+    throw err;
+  }
+  let body: unknown;
+  try {
+    body = parseJsonBody(bytes);
+  } catch {
+    throw new Early(jsonInvalid());
+  }
+  // Warm caches answer synchronously: no promise, no microtask on the hot path.
+  const authed = ctx.auth.authenticate(req.headers.get("authorization"));
+  const key = authed instanceof Promise ? await authed : authed;
+  if (!key) throw new Early(unauthorized());
+  if (key.readOnly) throw new Early(readOnlyKey());
+  ctx.usage.touch(key.keyId);
+  const looked = projectPolicy(ctx, key.projectId);
+  const policy = looked instanceof Promise ? await looked : looked;
+  const admission = ctx.admission.admit(key.projectId, policy.admissionRate);
+  if (!admission.ok) throw new Early(rateLimited(admission.retryAfterSeconds));
+  if (body === undefined) throw new Early(bodyMissing());
+  if (mayContainBadText(bytes)) {
+    const at = findBadText(body, opts.textExempt);
+    if (at) {
+      throw new Early(
+        validationFailed([
+          {
+            loc: ["body", ...at],
+            msg: "Value error, text must not contain NUL or unpaired surrogates",
+            type: "value_error",
+          },
+        ]),
+      );
+    }
+  }
+  return { key, body, policy };
+}
+
+/** `schema.parse(body)`, refusing with the FastAPI 422 envelope (`prefix` after "body" in each loc). */
+export function validate<S extends z.ZodType>(schema: S, body: unknown, prefix: (string | number)[] = []) {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new Early(validationFailed(zodIssuesToItems(parsed.error.issues, body, prefix)));
+  return parsed.data as z.output<S>;
+}
+
+/** `{"detail": message}`, or `{"detail":{"code","message"}}` when the error names a wire code. */
+function domainDetail(status: number, err: DomainError): WireResult {
+  const code = err.details?.code;
+  return json(status, { detail: typeof code === "string" ? { code, message: err.message } : err.message });
+}
+
+/**
+ * Every domain error code's answer on the wire. A Record, not a switch with a default: a new code
+ * in core fails this file's typecheck until it has an answer here.
+ */
+export const DOMAIN_ERRORS: Record<DomainErrorCode, (err: DomainError) => WireResult> = {
+  BUDGET_UNAVAILABLE: () => budgetUnavailable(),
+  NOT_FOUND: (err) => notFound(err.message),
+  UNAUTHORIZED: () => unauthorized(),
+  FORBIDDEN: () => readOnlyKey(),
+  RATE_LIMITED: (err) => rateLimited(Number(err.details?.retryAfterSeconds ?? 1)),
+  INVALID: (err) =>
+    validationFailed([{ loc: ["body"], msg: `Value error, ${err.message}`, type: "value_error" }]),
+  CONFLICT: (err) => domainDetail(409, err),
+  // The request is well formed; a plan or cap stands in the way (a clear message says so).
+  LIMIT_EXCEEDED: (err) => domainDetail(409, err),
+};
+
+export type Handler = (ctx: WireContext, req: WireRequest, params: readonly string[]) => Promise<WireResult>;
+
+/**
+ * Wraps a handler so what escapes it becomes an envelope; only true infrastructure faults are 5xx
+ * (`unavailable`, retryable), anything else unexpected a logged 500.
+ */
+export function guard(name: string, fn: Handler, unavailable: () => WireResult): Handler {
+  return (ctx, req, params) => {
+    // One rejection handler per request, chained onto its promise: no extra async frame.
+    const recover = (err: unknown): WireResult => {
+      if (err instanceof Early) return err.result;
+      // A core use case refusing its input is still bad input, never a 500.
+      if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
+      if (isDomainError(err)) return DOMAIN_ERRORS[err.code](err);
+      if (isInfrastructureFault(err)) {
+        ctx.log.warn({ err, handler: name }, "SDK request failed on an unavailable backend");
+        return unavailable();
+      }
+      ctx.log.error({ err, handler: name }, "SDK request failed");
+      return internalError();
+    };
+    return fn(ctx, req, params).then(undefined, recover);
+  };
+}
+
+/** True for unreachable Postgres/Redis and transient conflicts: answer a retryable 503, not a 500. */
+export function isInfrastructureFault(err: unknown, depth = 0): boolean {
+  if (typeof err !== "object" || err === null || depth > 4) return false;
+  const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+  const code = typeof e.code === "string" ? e.code : "";
+  if (INFRA_CODES.has(code) || code.startsWith("08")) return true; // 08xxx: Postgres connection exceptions
+  const name = typeof e.name === "string" ? e.name : "";
+  if (name === "MaxRetriesPerRequestError" || name === "PrismaClientInitializationError") return true;
+  const message = typeof e.message === "string" ? e.message : "";
+  if (INFRA_MESSAGE.test(message)) return true;
+  return isInfrastructureFault(e.cause, depth + 1);
+}
+
+const INFRA_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin shutdown
+  "57P03", // cannot connect now
+  "53300", // too many connections
+  "P1001", // Prisma: can't reach database server
+  "P1002", // Prisma: database server timed out
+  "P1008", // Prisma: operation timed out
+  "P1017", // Prisma: server closed the connection
+  "P2024", // Prisma: connection pool timeout
+  // Transient conflicts: the request is sound and a retry (which the SDK does on 5xx) succeeds.
+  "40P01", // deadlock detected
+  "40001", // serialization failure
+  "P2034", // Prisma: write conflict or deadlock
+]);
+const INFRA_MESSAGE =
+  /Connection is closed|connect ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|Can't reach database server/i;

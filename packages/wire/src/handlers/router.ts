@@ -1,0 +1,134 @@
+import {
+  budgetUnavailable,
+  methodNotAllowed,
+  notFound,
+  serviceUnavailable,
+  toResponse,
+  type WireResult,
+} from "../errors";
+import { pathOf, type WireRequest } from "../http";
+import { leaseUnavailable } from "../lease-errors";
+import { breakerReports } from "./breaker-reports";
+import { check } from "./check";
+import { confirm } from "./confirm";
+import type { WireContext } from "./context";
+import { guard, type Handler } from "./gate";
+import { health, openapi, ready } from "./health";
+import { ingest } from "./ingest";
+import { leaseGrant } from "./lease-grant";
+import { leaseRenew } from "./lease-renew";
+import { leaseSurrender } from "./lease-surrender";
+import { untrackedSurfaces } from "./untracked-surfaces";
+
+interface Route<N extends string = string> {
+  /** The name a Next.js route file mounts (`mountWire(name)`). */
+  name: N;
+  methods: readonly string[];
+  /** An exact path, or a pattern whose groups are the handler's (URI-decoded) params. */
+  path: string | RegExp;
+  handle: Handler;
+}
+
+/** A write endpoint: its faults answer `unavailable` (retryable 503) and never escape as a 500 body. */
+const post = <N extends string>(
+  name: N,
+  path: string | RegExp,
+  handle: Handler,
+  unavailable = serviceUnavailable,
+): Route<N> => ({ name, methods: ["POST"], path, handle: guard(name, handle, unavailable) });
+
+const read = <N extends string>(name: N, path: string, handle: Handler): Route<N> => ({
+  name,
+  methods: ["GET", "HEAD"],
+  path,
+  handle: guard(name, handle, serviceUnavailable),
+});
+
+/**
+ * Every SDK API endpoint: method + path → handler. An endpoint is one handler file, one line
+ * here and one entry in openapi.ts. The budget endpoints answer backend faults with the check's
+ * 503 body, the others with the generic one.
+ */
+export const ROUTES = [
+  post("check", "/api/v1/budgets/check", check, budgetUnavailable),
+  post("confirm", "/api/v1/budgets/confirm", confirm, budgetUnavailable),
+  post("leaseGrant", "/api/v1/budgets/lease", leaseGrant, leaseUnavailable),
+  post("leaseRenew", "/api/v1/budgets/lease/renew", leaseRenew, leaseUnavailable),
+  post("leaseSurrender", "/api/v1/budgets/lease/surrender", leaseSurrender, leaseUnavailable),
+  post("ingest", "/api/v1/metadata/ingest", ingest),
+  post("untrackedSurfaces", "/api/v1/untracked-surfaces", untrackedSurfaces),
+  post("breakerReports", /^\/api\/v1\/projects\/([^/]+)\/providers\/breaker-reports\/?$/, breakerReports),
+  read("health", "/health", health),
+  read("ready", "/health/ready", ready),
+  read("openapi", "/api/v1/openapi.json", openapi),
+] as const;
+
+export type RouteName = (typeof ROUTES)[number]["name"];
+
+const EXACT = new Map<string, Route>();
+const PATTERNS: Route[] = [];
+const BY_NAME = new Map<string, Route>();
+for (const r of ROUTES as readonly Route[]) {
+  if (typeof r.path === "string") EXACT.set(r.path, r);
+  else PATTERNS.push(r);
+  BY_NAME.set(r.name, r);
+}
+const NO_PARAMS: readonly string[] = [];
+
+function run(
+  ctx: WireContext,
+  route: Route,
+  req: WireRequest,
+  params: readonly string[],
+): Promise<WireResult> {
+  if (!route.methods.includes(req.method)) return Promise.resolve(methodNotAllowed());
+  return route.handle(ctx, req, params);
+}
+
+/** The URI-decoded groups of a pattern route, or null when the path does not match or cannot be decoded. */
+function paramsOf(route: Route, path: string): string[] | null {
+  const m = (route.path as RegExp).exec(path);
+  if (!m) return null;
+  try {
+    return m.slice(1).map((p) => decodeURIComponent(p));
+  } catch {
+    return null;
+  }
+}
+
+/** Routes one request by path and method: unknown paths are 404, a known path with another method 405. */
+export function dispatch(ctx: WireContext, req: WireRequest): Promise<WireResult> {
+  try {
+    const path = pathOf(req.url);
+    const exact = EXACT.get(path);
+    if (exact) return run(ctx, exact, req, NO_PARAMS);
+    for (const route of PATTERNS) {
+      if (!(route.path as RegExp).test(path)) continue;
+      const params = paramsOf(route, path);
+      // A path that cannot be decoded names no project.
+      return params ? run(ctx, route, req, params) : Promise.resolve(notFound("Project not found"));
+    }
+    return Promise.resolve(notFound());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/**
+ * A fetch-style `(Request) => Promise<Response>` for a Next.js route file: one named endpoint
+ * (Next.js has routed the path already), or `dispatch` for the whole table.
+ */
+export function fetchRoute(
+  ctx: WireContext,
+  name: RouteName | "dispatch",
+): (req: Request) => Promise<Response> {
+  if (name === "dispatch") return (req) => dispatch(ctx, req).then(toResponse);
+  const route = BY_NAME.get(name)!;
+  if (typeof route.path === "string") return (req) => run(ctx, route, req, NO_PARAMS).then(toResponse);
+  return (req) => {
+    const params = paramsOf(route, pathOf(req.url));
+    return (params ? run(ctx, route, req, params) : Promise.resolve(notFound("Project not found"))).then(
+      toResponse,
+    );
+  };
+}

@@ -1,0 +1,19 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type Harness, post, READ_ONLY, startHarness, UNTRACKED } from "./testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("untracked surfaces with a read-only key", () => {
+  it("a read-only key is refused with the exact SDK body", async () => {
+    const t = await createTenant(h);
+    const r = await post(h, UNTRACKED, [], t.readOnlyKey);
+    expect(r.status, UNTRACKED).toBe(403);
+    expect(r.text).toBe(READ_ONLY);
+  });
+});
