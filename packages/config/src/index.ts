@@ -50,6 +50,11 @@ export const configSchema = z.object({
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
   TRUST_PROXY: bool.default(false),
+  /**
+   * Let webhooks reach loopback, private, link-local, unique-local, multicast and unspecified
+   * addresses (receivers on a private network; test suites). Off: such connections are refused.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
   ALLOW_SIGNUP: bool.default(true),
 });
 
