@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   if (shuttingDown) return;
 
   const authSecret = config.AUTH_SECRET ?? persistentSecret("auth-secret");
+  const secretsKey = config.SECRETS_ENCRYPTION_KEY ?? persistentSecret("secrets-key");
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
     NODE_ENV: env.NODE_ENV || "production",
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
     HOST: config.HOST,
     PUBLIC_URL: publicUrl,
     AUTH_SECRET: authSecret,
+    SECRETS_ENCRYPTION_KEY: secretsKey,
     NEXT_TELEMETRY_DISABLED: "1",
     TURBO_TELEMETRY_DISABLED: "1",
     CHECKPOINT_DISABLE: "1",
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
   await step("migrate", "npm", ["run", "-s", "-w", "@breakwater/db", "migrate:deploy"], childEnv, false);
   if (shuttingDown) return;
 
-  const seeded = await runSeed({ ...config, DATABASE_URL: databaseUrl });
+  const seeded = await runSeed({ ...config, DATABASE_URL: databaseUrl, SECRETS_ENCRYPTION_KEY: secretsKey });
   const demo = seeded.demo!; // the launcher always seeds the demo project
   note(
     `seeded plans, ${priceCardCount(seeded.priceCatalogue)} price cards and the demo project (${demo.projectId})`,
@@ -350,7 +352,10 @@ async function httpOk(url: string, anyStatus = false): Promise<boolean> {
   }
 }
 
-/** A secret generated on first start and kept in .data, so sessions survive restarts. */
+/**
+ * A secret generated on first start and kept in .data (32 random bytes as 64 hex digits), so
+ * sessions survive restarts and stored webhook secrets stay readable.
+ */
 function persistentSecret(name: string): string {
   const file = path.join(dataDir, name);
   try {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "@breakwater/config";
-import { createDeps, type Deps, registerSvixEventTypes, usesSvix } from "@breakwater/core";
+import { assertSecretsKey, createDeps, type Deps, registerSvixEventTypes, usesSvix } from "@breakwater/core";
 import {
   closeRedis,
   createJobsClient,
@@ -61,6 +61,8 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
  * the /healthz + /metrics server on WORKER_HEALTH_PORT.
  */
 export async function startWorker(config: Config, opts: WorkerOptions = {}): Promise<RunningWorker> {
+  // The built-in sender opens sealed endpoint secrets: without the key, stop now with one line.
+  if (!usesSvix(config)) assertSecretsKey(config);
   const base = createDeps(config, "worker");
   const log = base.log;
   // During a Redis outage every connection reports each reconnect attempt; one line per source

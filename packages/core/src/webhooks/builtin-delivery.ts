@@ -5,6 +5,7 @@ import type { Deps } from "../context";
 import { parseBreakerEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { AddressRefusedError, type Resolve, type WebhookAgents, webhookAgents } from "./address-guard";
+import { openEndpointSecret } from "./endpoint-secrets";
 import { webhookHeaders } from "./signing";
 
 /** Svix's schedule: the first attempt now, then retries 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later. */
@@ -227,8 +228,8 @@ async function sendClaimed(
   const timeoutMs = options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const secrets = signingSecrets(
     {
-      secret: d.secret,
-      previousSecret: d.previous_secret,
+      secret: openEndpointSecret(deps.config, d.endpoint_id, d.secret),
+      previousSecret: d.previous_secret && openEndpointSecret(deps.config, d.endpoint_id, d.previous_secret),
       previousSecretExpiresAt: d.previous_secret_expires_at,
     },
     d.claimed_at,
