@@ -64,6 +64,7 @@ export * from "./webhooks/builtin-delivery";
 export * from "./webhooks/create-webhook-endpoint";
 export * from "./webhooks/delete-webhook-endpoint";
 export * from "./webhooks/deliver-webhook-event";
+export * from "./webhooks/endpoint-lanes";
 export * from "./webhooks/endpoint-secrets";
 export * from "./webhooks/get-webhook-settings";
 export * from "./webhooks/list-webhook-endpoints";

@@ -5,6 +5,7 @@ import type { Deps } from "../context";
 import { parseBreakerEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { AddressRefusedError, type Resolve, type WebhookAgents, webhookAgents } from "./address-guard";
+import type { EndpointLanes } from "./endpoint-lanes";
 import { openEndpointSecret } from "./endpoint-secrets";
 import { webhookHeaders } from "./signing";
 
@@ -26,6 +27,11 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Name resolution for receivers (tests stub it); the system resolver otherwise. */
   resolve?: Resolve;
+  /**
+   * Per-endpoint lanes (the worker's): a delivery whose endpoint has no free lane is put back
+   * for a moment instead of attempted, so a slow endpoint never holds the process's slots.
+   */
+  lanes?: EndpointLanes;
 }
 
 export interface AttemptResult {
@@ -402,7 +408,23 @@ export async function deliverBuiltin(
           WHERE id = ${d.id}`;
         return null;
       }
-      return sendClaimed(deps, d, event, "scheduled", options);
+      const lane = options?.lanes?.tryAcquire(d.endpoint_id);
+      if (options?.lanes && !lane) {
+        // The endpoint is at its lane limit (busy, or slow and backed off into one lane): put the
+        // delivery back, unattempted, and free this slot for other endpoints.
+        const at = new Date(Date.now() + options.lanes.retryDelayMs(d.endpoint_id));
+        await deps.db.$executeRaw`
+          UPDATE webhook_deliveries SET next_attempt_at = ${at}, claimed_until = NULL WHERE id = ${d.id}`;
+        return null;
+      }
+      try {
+        const result = await sendClaimed(deps, d, event, "scheduled", options);
+        lane?.release({ success: result.success, latencyMs: result.latencyMs });
+        return result;
+      } catch (err) {
+        lane?.release({ success: false, latencyMs: 0 });
+        throw err;
+      }
     }),
   );
 
