@@ -30,7 +30,7 @@ import {
   waitFor,
 } from "./launcher/probe";
 import { findOnPath, type RedisServer, startRedisServer } from "./launcher/redis-server";
-import { runToCompletion, Service } from "./launcher/service";
+import { runToCompletion, Service, Supervisor } from "./launcher/service";
 import {
   distBuildReason,
   hasNextApp,
@@ -49,6 +49,7 @@ const note = (line: string) => process.stdout.write(`  · ${line}\n`);
 let shuttingDown = false;
 let exitCode = 0;
 const services: Service[] = [];
+const supervisors: Supervisor[] = [];
 let currentStep: Service | null = null;
 let postgres: EmbeddedPostgres | null = null;
 let redis: RedisServer | null = null;
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
       : undefined;
   const webReady = !!web?.scripts.build && !!web.scripts.start && hasNextApp(web.dir);
   const workerReady = !!worker?.scripts.start && existsSync(path.join(worker.dir, "src", "main.ts"));
+  const workerBuilds = workerReady && !!worker.scripts.build;
 
   for (const [name, p, used] of [
     ["PORT", port, webReady],
@@ -142,6 +144,10 @@ async function main(): Promise<void> {
     const reason = webBuildReason(repoRoot, web.dir);
     if (reason) builds.push({ name: web.name, reason: `dashboard: ${reason}` });
   }
+  if (workerBuilds) {
+    const reason = distBuildReason(repoRoot, worker.dir);
+    if (reason) builds.push({ name: worker.name, reason: `worker: ${reason}` });
+  }
   if (sdk?.ws.scripts.build) {
     const reason = distBuildReason(repoRoot, sdk.ws.dir);
     if (reason) builds.push({ name: sdk.ws.name, reason: `SDK API server: ${reason}` });
@@ -164,24 +170,18 @@ async function main(): Promise<void> {
   }
   if (shuttingDown) return;
 
-  const onCrash = (svc: string) => (code: number | null, signal: NodeJS.Signals | null) => {
-    if (shuttingDown) return;
-    say(`\n${svc} exited unexpectedly (${signal ?? `exit code ${code}`}); stopping Breakwater`);
-    exitCode = 1;
-    void shutdown();
-  };
   if (webReady) {
     // `next start` takes its port and bind address as flags; anything else gets them from the env.
     const nextFlags = /^next start\b/.test(web.scripts.start!)
       ? ["--", "--port", String(port), "--hostname", config.HOST]
       : [];
-    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, onCrash("web"), 10_000);
+    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, 10_000);
   }
   // The worker finishes in-flight deliveries within its own 10 s grace period; give it that plus margin.
   if (workerReady) {
-    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, onCrash("worker"), 20_000);
+    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, 20_000);
   }
-  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, onCrash("sdk"), 10_000);
+  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, 10_000);
   recordRun();
 
   const local = (p: number) => `http://127.0.0.1:${p}`;
@@ -323,13 +323,11 @@ async function step(
   }
 }
 
-function launch(
-  name: string,
-  npmArgs: string[],
-  childEnv: NodeJS.ProcessEnv,
-  onExit: (c: number | null, s: NodeJS.Signals | null) => void,
-  stopTimeoutMs: number,
-) {
+/**
+ * Starts a long-running service under a supervisor: a crash is logged and the service restarted
+ * with backoff (1 s doubling to 30 s), while the others keep serving.
+ */
+function launch(name: string, npmArgs: string[], childEnv: NodeJS.ProcessEnv, stopTimeoutMs: number) {
   const svc = new Service({
     name,
     command: "npm",
@@ -338,8 +336,15 @@ function launch(
     env: childEnv,
     stopTimeoutMs,
   });
-  svc.start(onExit);
+  const supervisor = new Supervisor(svc, {
+    log: (line) => say(`${new Date().toISOString()} ${line}`),
+    onStart: () => {
+      if (services.includes(svc)) recordRun();
+    },
+  });
   services.push(svc);
+  supervisors.push(supervisor);
+  supervisor.start();
 }
 
 async function httpOk(url: string, anyStatus = false): Promise<boolean> {
@@ -456,7 +461,7 @@ function shutdown(): Promise<void> {
     const started = currentStep !== null || services.length > 0 || redis !== null || postgres !== null;
     if (currentStep) await currentStep.stop();
     if (started) say("\nStopping Breakwater…");
-    await Promise.all(services.map((s) => s.stop()));
+    await Promise.all(supervisors.map((s) => s.stop()));
     if (redis) await redis.stop().catch(() => undefined);
     if (postgres) await postgres.stop().catch(() => undefined);
     rmSync(runFile, { force: true });
