@@ -68,10 +68,11 @@ export const configSchema = z.object({
   /** Webhook deliveries one worker process runs at once (each bounded by the 15 s receiver timeout). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
-   * Attempts to one healthy endpoint a worker process runs at once. A slow or failing endpoint
-   * gets one, and all of those together a quarter of WEBHOOK_CONCURRENCY.
+   * Attempts to one healthy endpoint a worker process runs at once (unset: half of
+   * WEBHOOK_CONCURRENCY). A slow or failing endpoint gets one, and all of those together a
+   * quarter of WEBHOOK_CONCURRENCY.
    */
-  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).optional(),
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
   TRUST_PROXY: bool.default(false),

@@ -7,7 +7,9 @@ import type { WorkerMetrics } from "../metrics";
 export function webhookDeliver(deps: Deps, metrics: WorkerMetrics) {
   // One set of lanes per process: a slow endpoint holds at most its lane of this worker's slots.
   const lanes = new EndpointLanes({
-    perEndpoint: deps.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    perEndpoint:
+      deps.config.WEBHOOK_ENDPOINT_CONCURRENCY ??
+      Math.max(1, Math.floor(deps.config.WEBHOOK_CONCURRENCY / 2)),
     slowSlots: Math.max(1, Math.floor(deps.config.WEBHOOK_CONCURRENCY / 4)),
   });
   return async (job: Job, token?: string) => {
