@@ -33,13 +33,13 @@ COPY packages/config/src packages/config/src
 COPY packages/db/scripts packages/db/scripts
 RUN npm ci --no-audit --no-fund
 
-# ── build: the Next.js production build and the lean SDK API server bundle ───────────────────────
+# ── build: the Next.js production build, the lean SDK API server and worker bundles ──────────────
 FROM deps AS build
 COPY . .
 # The build evaluates server modules in production mode, where the config requires AUTH_SECRET;
 # this placeholder exists only in this build step (runtime gets the real secret from the env).
 RUN AUTH_SECRET=build-only-placeholder-not-used-at-runtime-0000 \
-    npx turbo run build --filter=@breakwater/web --filter=@breakwater/wire
+    npx turbo run build --filter=@breakwater/web --filter=@breakwater/wire --filter=@breakwater/worker
 
 # ── runtime ───────────────────────────────────────────────────────────────────────────────────────
 FROM base AS runtime
@@ -48,8 +48,8 @@ ENV NODE_ENV=production \
     PORT=3000 \
     SDK_PORT=3001 \
     WORKER_HEALTH_PORT=3002
-# The worker, migrations and the CLI run TypeScript through tsx, so the workspace (sources and
-# dependencies) ships as built.
+# The worker runs from its bundle (apps/worker/dist/worker.mjs, plain node); migrations and the CLI
+# run TypeScript through tsx, so the workspace (sources and dependencies) ships as built.
 COPY --from=build --chown=node:node /app /app
 USER node
 EXPOSE 3000 3001 3002

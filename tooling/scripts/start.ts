@@ -30,7 +30,7 @@ import {
   waitFor,
 } from "./launcher/probe";
 import { findOnPath, type RedisServer, startRedisServer } from "./launcher/redis-server";
-import { runToCompletion, Service } from "./launcher/service";
+import { runToCompletion, Service, Supervisor } from "./launcher/service";
 import {
   distBuildReason,
   hasNextApp,
@@ -49,6 +49,7 @@ const note = (line: string) => process.stdout.write(`  · ${line}\n`);
 let shuttingDown = false;
 let exitCode = 0;
 const services: Service[] = [];
+const supervisors: Supervisor[] = [];
 let currentStep: Service | null = null;
 let postgres: EmbeddedPostgres | null = null;
 let redis: RedisServer | null = null;
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
       : undefined;
   const webReady = !!web?.scripts.build && !!web.scripts.start && hasNextApp(web.dir);
   const workerReady = !!worker?.scripts.start && existsSync(path.join(worker.dir, "src", "main.ts"));
+  const workerBuilds = workerReady && !!worker.scripts.build;
 
   for (const [name, p, used] of [
     ["PORT", port, webReady],
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
   if (shuttingDown) return;
 
   const authSecret = config.AUTH_SECRET ?? persistentSecret("auth-secret");
+  const secretsKey = config.SECRETS_ENCRYPTION_KEY ?? persistentSecret("secrets-key");
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
     NODE_ENV: env.NODE_ENV || "production",
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
     HOST: config.HOST,
     PUBLIC_URL: publicUrl,
     AUTH_SECRET: authSecret,
+    SECRETS_ENCRYPTION_KEY: secretsKey,
     NEXT_TELEMETRY_DISABLED: "1",
     TURBO_TELEMETRY_DISABLED: "1",
     CHECKPOINT_DISABLE: "1",
@@ -127,7 +131,7 @@ async function main(): Promise<void> {
   await step("migrate", "npm", ["run", "-s", "-w", "@breakwater/db", "migrate:deploy"], childEnv, false);
   if (shuttingDown) return;
 
-  const seeded = await runSeed({ ...config, DATABASE_URL: databaseUrl });
+  const seeded = await runSeed({ ...config, DATABASE_URL: databaseUrl, SECRETS_ENCRYPTION_KEY: secretsKey });
   const demo = seeded.demo!; // the launcher always seeds the demo project
   note(
     `seeded plans, ${priceCardCount(seeded.priceCatalogue)} price cards and the demo project (${demo.projectId})`,
@@ -139,6 +143,10 @@ async function main(): Promise<void> {
   if (webReady) {
     const reason = webBuildReason(repoRoot, web.dir);
     if (reason) builds.push({ name: web.name, reason: `dashboard: ${reason}` });
+  }
+  if (workerBuilds) {
+    const reason = distBuildReason(repoRoot, worker.dir);
+    if (reason) builds.push({ name: worker.name, reason: `worker: ${reason}` });
   }
   if (sdk?.ws.scripts.build) {
     const reason = distBuildReason(repoRoot, sdk.ws.dir);
@@ -162,24 +170,18 @@ async function main(): Promise<void> {
   }
   if (shuttingDown) return;
 
-  const onCrash = (svc: string) => (code: number | null, signal: NodeJS.Signals | null) => {
-    if (shuttingDown) return;
-    say(`\n${svc} exited unexpectedly (${signal ?? `exit code ${code}`}); stopping Breakwater`);
-    exitCode = 1;
-    void shutdown();
-  };
   if (webReady) {
     // `next start` and the dashboard server take port and bind address as flags; others read the env.
     const nextFlags = /^(next start|node server\.mjs)\b/.test(web.scripts.start!)
       ? ["--", "--port", String(port), "--hostname", config.HOST]
       : [];
-    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, onCrash("web"), 10_000);
+    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, 10_000);
   }
   // The worker finishes in-flight deliveries within its own 10 s grace period; give it that plus margin.
   if (workerReady) {
-    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, onCrash("worker"), 20_000);
+    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, 20_000);
   }
-  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, onCrash("sdk"), 10_000);
+  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, 10_000);
   recordRun();
 
   const local = (p: number) => `http://127.0.0.1:${p}`;
@@ -321,13 +323,11 @@ async function step(
   }
 }
 
-function launch(
-  name: string,
-  npmArgs: string[],
-  childEnv: NodeJS.ProcessEnv,
-  onExit: (c: number | null, s: NodeJS.Signals | null) => void,
-  stopTimeoutMs: number,
-) {
+/**
+ * Starts a long-running service under a supervisor: a crash is logged and the service restarted
+ * with backoff (1 s doubling to 30 s), while the others keep serving.
+ */
+function launch(name: string, npmArgs: string[], childEnv: NodeJS.ProcessEnv, stopTimeoutMs: number) {
   const svc = new Service({
     name,
     command: "npm",
@@ -336,8 +336,15 @@ function launch(
     env: childEnv,
     stopTimeoutMs,
   });
-  svc.start(onExit);
+  const supervisor = new Supervisor(svc, {
+    log: (line) => say(`${new Date().toISOString()} ${line}`),
+    onStart: () => {
+      if (services.includes(svc)) recordRun();
+    },
+  });
   services.push(svc);
+  supervisors.push(supervisor);
+  supervisor.start();
 }
 
 async function httpOk(url: string, anyStatus = false): Promise<boolean> {
@@ -350,7 +357,10 @@ async function httpOk(url: string, anyStatus = false): Promise<boolean> {
   }
 }
 
-/** A secret generated on first start and kept in .data, so sessions survive restarts. */
+/**
+ * A secret generated on first start and kept in .data (32 random bytes as 64 hex digits), so
+ * sessions survive restarts and stored webhook secrets stay readable.
+ */
 function persistentSecret(name: string): string {
   const file = path.join(dataDir, name);
   try {
@@ -451,7 +461,7 @@ function shutdown(): Promise<void> {
     const started = currentStep !== null || services.length > 0 || redis !== null || postgres !== null;
     if (currentStep) await currentStep.stop();
     if (started) say("\nStopping Breakwater…");
-    await Promise.all(services.map((s) => s.stop()));
+    await Promise.all(supervisors.map((s) => s.stop()));
     if (redis) await redis.stop().catch(() => undefined);
     if (postgres) await postgres.stop().catch(() => undefined);
     rmSync(runFile, { force: true });

@@ -8,6 +8,7 @@ import {
   createProject,
   hashApiKey,
   listProjects,
+  resealWebhookSecrets,
   type SeedPriceCatalogueResult,
   seedDefaultPlans,
   seedPriceCatalogue,
@@ -39,6 +40,16 @@ export interface SeedResult {
  * while the database still accepts it; otherwise a new demo key is minted and the file rewritten.
  */
 export async function seed(ctx: Ctx, opts: { dataDir: string; demo?: boolean }): Promise<SeedResult> {
+  // Webhook secrets stored in plain text (before encryption) or under an older key are sealed
+  // with SECRETS_ENCRYPTION_KEY; this runs on every `npm start`, `bw seed` and the compose migrate job.
+  const secrets = await resealWebhookSecrets(ctx);
+  if (secrets.resealed > 0)
+    ctx.log.info({ rows: secrets.resealed }, "webhook secrets sealed with the current key");
+  if (secrets.unreadable.length > 0)
+    ctx.log.warn(
+      { endpoints: secrets.unreadable },
+      "webhook secrets sealed with a key that is not configured (add it to SECRETS_ENCRYPTION_OLD_KEYS)",
+    );
   await seedDefaultPlans(ctx.db);
   const plans = (await ctx.db.plan.findMany({ select: { slug: true } })).map((p) => p.slug);
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "@breakwater/config";
-import { createDeps, type Deps, registerSvixEventTypes, usesSvix } from "@breakwater/core";
+import { assertSecretsKey, createDeps, type Deps, registerSvixEventTypes, usesSvix } from "@breakwater/core";
 import {
   closeRedis,
   createJobsClient,
@@ -16,7 +16,7 @@ import { type Job, Worker } from "bullmq";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
-import { createWorkerMetrics, renderGauge, type WorkerMetrics } from "./metrics";
+import { createWorkerMetrics, type WorkerMetrics } from "./metrics";
 
 type Processor = (job: Job, token?: string) => Promise<unknown>;
 
@@ -61,6 +61,8 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
  * the /healthz + /metrics server on WORKER_HEALTH_PORT.
  */
 export async function startWorker(config: Config, opts: WorkerOptions = {}): Promise<RunningWorker> {
+  // The built-in sender opens sealed endpoint secrets: without the key, stop now with one line.
+  if (!usesSvix(config)) assertSecretsKey(config);
   const base = createDeps(config, "worker");
   const log = base.log;
   // During a Redis outage every connection reports each reconnect attempt; one line per source
@@ -79,7 +81,12 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
   );
   const jobs = createJobsClient(config, { role: "worker", connection });
   const deps: Deps = { ...base, redis: connection, jobs };
-  const metrics = createWorkerMetrics();
+  const metrics = createWorkerMetrics({
+    queueDepths: () =>
+      Promise.all(
+        JOB_NAMES.map(async (queue) => ({ queue, counts: await jobs.counts(queue).catch(() => null) })),
+      ),
+  });
   const queues = new QueueSet(config, connection);
 
   const registerSchedulers = async () => {
@@ -173,21 +180,11 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
       return;
     }
     if (req.method === "GET" && url === "/metrics") {
-      Promise.all(JOB_NAMES.map(async (q) => ({ q, c: await jobs.counts(q).catch(() => null) })))
-        .then((depths) => {
-          const samples = depths.flatMap(({ q, c }) =>
-            c ? Object.entries(c).map(([state, value]) => ({ labels: { queue: q, state }, value })) : [],
-          );
-          const body = [
-            renderGauge("breakwater_queue_jobs", "Jobs in each queue by state (delayed included)", samples),
-            metrics.jobs.render(),
-            metrics.deliveries.render(),
-            metrics.attempts.render(),
-            metrics.attemptLatency.render(),
-            metrics.expired.render(),
-          ].join("\n\n");
-          res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
-          res.end(`${body}\n`);
+      metrics.registry
+        .metrics()
+        .then((body) => {
+          res.writeHead(200, { "content-type": metrics.registry.contentType });
+          res.end(body);
         })
         .catch(() => {
           res.writeHead(500);

@@ -6,6 +6,7 @@ import {
   startPrivateRedis,
 } from "@breakwater/queue/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { counterValue } from "../src/metrics";
 import { type RunningWorker, startWorker } from "../src/start-worker";
 import { harnessConfig, producerDeps, sysCtx } from "./worker-harness";
 
@@ -77,7 +78,9 @@ describe("worker with the Svix backend", () => {
     const calls = svix.calls.filter((c) => c.path === `/api/v1/app/${projectId}/msg`);
     expect(calls.map((c) => c.status)).toEqual([500, 429, 202]);
     expect(calls.every((c) => c.headers["idempotency-key"] === eventId)).toBe(true);
-    expect(worker.metrics.deliveries.get({ backend: "svix", outcome: "retry" })).toBeGreaterThanOrEqual(2);
+    expect(
+      await counterValue(worker.metrics.deliveries, { backend: "svix", outcome: "retry" }),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it("does not retry a Svix 4xx", async () => {

@@ -12,11 +12,15 @@ import { pino } from "pino";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const workerRoot = path.resolve(here, "..");
 
-/** Config for a test run: the test database, a private Redis, a unique queue prefix. */
+/**
+ * Config for a test run: the test database, a private Redis, a unique queue prefix, and webhooks
+ * allowed to reach the loopback receivers the tests run.
+ */
 export function harnessConfig(redisUrl: string, extra: Record<string, string> = {}): Config {
   return parseConfig({
     ...processEnv(),
     REDIS_URL: redisUrl,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     QUEUE_PREFIX: `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
     ...extra,
   });
@@ -65,6 +69,7 @@ export async function spawnWorker(
       QUEUE_PREFIX: config.QUEUE_PREFIX,
       BREAKER_STALE_SECONDS: String(config.BREAKER_STALE_SECONDS),
       PUBLIC_URL: config.PUBLIC_URL,
+      WEBHOOK_ALLOW_PRIVATE_URLS: String(config.WEBHOOK_ALLOW_PRIVATE_URLS),
       WORKER_HEALTH_PORT: String(healthPort),
       LOG_LEVEL: "info",
       ...env,

@@ -4,6 +4,10 @@ const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
+/** A 256-bit key: 64 hex digits or base64 of 32 bytes. */
+const KEY_32 = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=|[A-Za-z0-9_-]{43})$/;
+const encryptionKey = z.string().trim().regex(KEY_32, "must be 32 bytes as 64 hex digits or base64");
+
 const urlWithScheme = (schemes: string[]) =>
   z.string().refine(
     (v) => {
@@ -36,6 +40,22 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: urlWithScheme(["http", "https"]).default("http://localhost:3000"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * Encrypts secrets stored in Postgres (webhook signing secrets), AES-256-GCM. Required in
+   * production; `npm start` generates one into .data/secrets-key.
+   */
+  SECRETS_ENCRYPTION_KEY: encryptionKey.optional(),
+  /** Earlier SECRETS_ENCRYPTION_KEYs, comma-separated: still decrypt, never encrypt (key rotation). */
+  SECRETS_ENCRYPTION_OLD_KEYS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(encryptionKey))
+    .default([]),
   SVIX_API_KEY: z.string().min(1).optional(),
   SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -47,6 +67,12 @@ export const configSchema = z.object({
     .default("bw"),
   /** Webhook deliveries one worker process runs at once (each bounded by the 15 s receiver timeout). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /**
+   * Attempts to one healthy endpoint a worker process runs at once (unset: half of
+   * WEBHOOK_CONCURRENCY). A slow or failing endpoint gets one, and all of those together a
+   * quarter of WEBHOOK_CONCURRENCY.
+   */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).optional(),
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
   /**
@@ -59,6 +85,11 @@ export const configSchema = z.object({
     .regex(/^(true|false|yes|no|[0-9]|10)$/, "must be true, false or a number of proxy hops (0–10)")
     .transform((v) => (v === "true" || v === "yes" ? 1 : v === "false" || v === "no" ? 0 : Number(v)))
     .default(0),
+  /**
+   * Let webhooks reach loopback, private, link-local, unique-local, multicast and unspecified
+   * addresses (receivers on a private network; test suites). Off: such connections are refused.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
   ALLOW_SIGNUP: bool.default(true),
 });
 
@@ -118,6 +149,27 @@ export function loadConfigOrExit(): Config {
 /** The secret used to sign sessions; a fixed development value outside production. */
 export function authSecret(config: Config): string {
   return config.AUTH_SECRET ?? "breakwater-development-secret-change-me-0000";
+}
+
+/** A fixed key for development and tests only; production refuses to run without its own. */
+const DEVELOPMENT_SECRETS_KEY = "6272656b77617465722d646576656c6f706d656e742d6b65792d6368616e6765";
+
+/**
+ * The key that encrypts stored secrets, and the older ones that still decrypt. Throws (naming the
+ * variable) in production when SECRETS_ENCRYPTION_KEY is unset: checked where secrets are used, so
+ * processes that never touch one (a build, the SDK API server) do not need it.
+ */
+export function secretsKeys(config: Config): { current: string; old: string[] } {
+  if (!config.SECRETS_ENCRYPTION_KEY && config.NODE_ENV === "production") {
+    throw new ConfigError(
+      "SECRETS_ENCRYPTION_KEY",
+      "is required in production (32 bytes as 64 hex digits: openssl rand -hex 32)",
+    );
+  }
+  return {
+    current: config.SECRETS_ENCRYPTION_KEY ?? DEVELOPMENT_SECRETS_KEY,
+    old: config.SECRETS_ENCRYPTION_OLD_KEYS,
+  };
 }
 
 /** Raw environment access for tools that must pass env through to child processes. */

@@ -136,6 +136,8 @@ async function main() {
       QUEUE_PREFIX: config.QUEUE_PREFIX,
       WORKER_HEALTH_PORT: String(workerPort),
       LOG_LEVEL: "warn",
+      // The receiver listens on loopback, which the sender refuses by default.
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     };
     worker = await spawnWorker(workerEnv);
 

@@ -126,3 +126,90 @@ export function runToCompletion(opts: ServiceOptions): {
   const done = service.wait().then(({ code }) => ({ code, output: service.tail }));
   return { service, done };
 }
+
+/** How a supervised service is restarted: delays double from `initialDelayMs` up to `maxDelayMs`. */
+export interface RestartPolicy {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** A run that lasted this long counts as healthy: the next crash starts the backoff over. */
+  resetAfterMs: number;
+}
+
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  resetAfterMs: 60_000,
+};
+
+/** The wait before restart number `n` (1-based) under `policy`. */
+export function restartDelayMs(n: number, policy: RestartPolicy): number {
+  return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, n - 1));
+}
+
+/**
+ * Keeps a service running: when it exits without having been asked to stop, it is started again
+ * after a backoff (1 s, 2 s, 4 s … 30 s; reset after a minute of running), with one log line per
+ * crash and per restart, so one crashed process (web, SDK API, worker) never stops the others.
+ */
+export class Supervisor {
+  private restarts = 0;
+  private startedAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    readonly service: Service,
+    private readonly opts: {
+      log: (line: string) => void;
+      policy?: RestartPolicy;
+      /** Called after every (re)start, e.g. to record the new pid. */
+      onStart?: () => void;
+    },
+  ) {}
+
+  /** Restarts so far. */
+  get restartCount(): number {
+    return this.restarts;
+  }
+
+  start(): void {
+    if (this.stopped) return;
+    this.startedAt = Date.now();
+    this.service.start((code, signal) => this.crashed(code, signal));
+    this.opts.onStart?.();
+  }
+
+  private crashed(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.stopped) return;
+    const policy = this.opts.policy ?? DEFAULT_RESTART_POLICY;
+    const ranMs = Date.now() - this.startedAt;
+    if (ranMs >= policy.resetAfterMs) this.restarts = 0;
+    this.restarts += 1;
+    const delay = restartDelayMs(this.restarts, policy);
+    const how = signal ? `signal ${signal}` : code === null ? "failed to start" : `exit code ${code}`;
+    this.opts.log(
+      `${this.service.name} exited unexpectedly (${how}) after ${(ranMs / 1000).toFixed(1)} s; restarting in ${
+        delay >= 1000 ? `${delay / 1000} s` : `${delay} ms`
+      } (restart ${this.restarts})`,
+    );
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.stopped) return;
+      // Whatever the crashed leader left in its process group goes before the new one starts.
+      const pid = this.service.pid;
+      void (pid ? killGroup(pid, 0) : Promise.resolve()).then(() => {
+        if (this.stopped) return;
+        this.opts.log(`${this.service.name} restarting`);
+        this.start();
+      });
+    }, delay);
+  }
+
+  /** Stops the service and cancels a pending restart. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.service.stop();
+  }
+}

@@ -98,6 +98,9 @@ export function distBuildReason(root: string, pkgDir: string): string | null {
   const dist = path.join(pkgDir, "dist");
   const built = existsSync(dist) ? newestMtime(dist) : 0;
   if (built === 0) return "no build yet";
+  const own = path.join(pkgDir, "src");
+  if (existsSync(own) && newestMtime(own) > built)
+    return `${path.relative(root, own)} changed since the last build`;
   for (const w of listWorkspaces(root).filter((x) => x.dir.startsWith(path.join(root, "packages")))) {
     const src = path.join(w.dir, "src");
     if (existsSync(src) && newestMtime(src) > built)

@@ -1,13 +1,20 @@
-import { type Deps, deliverWebhookEvent } from "@breakwater/core";
+import { type Deps, deliverWebhookEvent, EndpointLanes } from "@breakwater/core";
 import { parsePayload } from "@breakwater/queue";
 import { DelayedError, type Job } from "bullmq";
 import type { WorkerMetrics } from "../metrics";
 
 /** Delivers one event; a scheduled retry moves this same job to delayed (not an attempt of the job). */
 export function webhookDeliver(deps: Deps, metrics: WorkerMetrics) {
+  // One set of lanes per process: a slow endpoint holds at most its lane of this worker's slots.
+  const lanes = new EndpointLanes({
+    perEndpoint:
+      deps.config.WEBHOOK_ENDPOINT_CONCURRENCY ??
+      Math.max(1, Math.floor(deps.config.WEBHOOK_CONCURRENCY / 2)),
+    slowSlots: Math.max(1, Math.floor(deps.config.WEBHOOK_CONCURRENCY / 4)),
+  });
   return async (job: Job, token?: string) => {
     const { eventId } = parsePayload("webhook-deliver", job.data);
-    const r = await deliverWebhookEvent(deps, { eventId });
+    const r = await deliverWebhookEvent(deps, { eventId }, { lanes });
     for (const a of r.attempts) {
       const result = a.success ? "success" : a.statusCode === null ? "error" : "failure";
       metrics.attempts.inc({ result });

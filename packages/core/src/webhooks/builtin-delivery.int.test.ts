@@ -11,7 +11,8 @@ import { replayWebhookMessage } from "./replay-webhook-message";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { sendTestWebhook } from "./send-test-webhook";
 
-const deps = testDeps();
+// The receivers are on loopback, which the address guard refuses unless private URLs are allowed.
+const deps = testDeps({ WEBHOOK_ALLOW_PRIVATE_URLS: "true" });
 const sys: Ctx = systemCtx(deps);
 let secrets: string[] = [];
 let receiver: WebhookReceiver;

@@ -1,7 +1,12 @@
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { WebhookEndpoint } from "@breakwater/db";
 import type { Deps } from "../context";
 import { parseBreakerEvent } from "../events/breaker-events";
 import { newId } from "../ids";
+import { AddressRefusedError, type Resolve, type WebhookAgents, webhookAgents } from "./address-guard";
+import type { EndpointLanes } from "./endpoint-lanes";
+import { openEndpointSecret } from "./endpoint-secrets";
 import { webhookHeaders } from "./signing";
 
 /** Svix's schedule: the first attempt now, then retries 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later. */
@@ -20,6 +25,13 @@ export type AttemptTrigger = "scheduled" | "replay" | "test";
 export interface DeliveryOptions {
   retryScheduleMs?: number[];
   timeoutMs?: number;
+  /** Name resolution for receivers (tests stub it); the system resolver otherwise. */
+  resolve?: Resolve;
+  /**
+   * Per-endpoint lanes (the worker's): a delivery whose endpoint has no free lane is put back
+   * for a moment instead of attempted, so a slow endpoint never holds the process's slots.
+   */
+  lanes?: EndpointLanes;
 }
 
 export interface AttemptResult {
@@ -69,57 +81,86 @@ interface HttpOutcome {
   snippet: string | null;
 }
 
-async function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number) {
+/**
+ * One POST through the webhook agents (see address-guard.ts): every new connection's addresses are
+ * checked at connect time unless WEBHOOK_ALLOW_PRIVATE_URLS is set. Redirects are not followed.
+ */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  agents: WebhookAgents,
+): Promise<HttpOutcome> {
   const started = performance.now();
-  // One deadline covers connect, headers and the snippet read: a receiver that hangs or drips
-  // bytes can never hold the worker past it.
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Breakwater-Webhooks/1.0", ...headers },
-      body,
-      redirect: "manual",
-      signal,
-    });
-    const statusCode = res.status;
-    let snippet: string | null = null;
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise<HttpOutcome>((resolve) => {
+    let settled = false;
+    let statusCode: number | null = null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString("utf8").slice(0, SNIPPET_BYTES);
+      resolve({
+        statusCode,
+        latencyMs: statusLatency ?? elapsed(),
+        error,
+        snippet: text.length > 0 ? text : null,
+      });
+      req.destroy();
+    };
+    let statusLatency: number | null = null;
+    let u: URL;
     try {
-      snippet = await readSnippet(res, 1024);
+      u = new URL(url);
     } catch {
-      // The status is what counts; a body cut short by the deadline is not a failure.
+      resolve({ statusCode: null, latencyMs: 0, error: "invalid URL", snippet: null });
+      return;
     }
-    return {
-      statusCode,
-      latencyMs: Math.round(performance.now() - started),
-      error: null,
-      snippet,
-    } as HttpOutcome;
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    const error =
-      e.name === "TimeoutError" || e.name === "AbortError"
-        ? `no answer within ${timeoutMs / 1000} s`
-        : (e.cause?.code ?? e.message).slice(0, 200);
-    return { statusCode: null, latencyMs: Math.round(performance.now() - started), error, snippet: null };
-  }
+    const mod = u.protocol === "https:" ? httpsRequest : httpRequest;
+    const payload = Buffer.from(body, "utf8");
+    // One deadline covers lookup, connect, headers and the snippet read: a receiver that hangs or
+    // drips bytes can never hold the slot past it.
+    const timer = setTimeout(() => {
+      // A status already received counts; a body cut short by the deadline is not a failure.
+      finish(statusCode === null ? `no answer within ${timeoutMs / 1000} s` : null);
+    }, timeoutMs);
+    const req = mod(u, {
+      method: "POST",
+      agent: u.protocol === "https:" ? agents.https : agents.http,
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(payload.byteLength),
+        "user-agent": "Breakwater-Webhooks/1.0",
+        ...headers,
+      },
+    });
+    req.on("response", (res) => {
+      statusCode = res.statusCode ?? null;
+      statusLatency = elapsed();
+      res.on("data", (c: Buffer) => {
+        chunks.push(c);
+        size += c.byteLength;
+        if (size >= SNIPPET_BYTES) finish(null);
+      });
+      res.on("end", () => finish(null));
+      res.on("error", () => finish(null));
+      res.on("close", () => finish(null));
+    });
+    req.on("error", (err: Error & { code?: string }) => {
+      if (statusCode !== null) return finish(null);
+      // A refusal says why; other socket errors say only their code, never a host's answer.
+      const error = err instanceof AddressRefusedError ? err.message : (err.code ?? err.message);
+      finish(error.slice(0, 200));
+    });
+    req.end(payload);
+  });
 }
 
-async function readSnippet(res: Response, max: number): Promise<string | null> {
-  if (!res.body) return null;
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  const text = Buffer.concat(chunks).toString("utf8").slice(0, max);
-  return text.length > 0 ? text : null;
-}
+const SNIPPET_BYTES = 1024;
 
 /** The secrets that sign a request now: the current one, plus the previous one during its grace period. */
 export function signingSecrets(
@@ -193,15 +234,16 @@ async function sendClaimed(
   const timeoutMs = options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const secrets = signingSecrets(
     {
-      secret: d.secret,
-      previousSecret: d.previous_secret,
+      secret: openEndpointSecret(deps.config, d.endpoint_id, d.secret),
+      previousSecret: d.previous_secret && openEndpointSecret(deps.config, d.endpoint_id, d.previous_secret),
       previousSecretExpiresAt: d.previous_secret_expires_at,
     },
     d.claimed_at,
   );
   const body = webhookBody(event.payload);
   const ts = Math.floor(Date.now() / 1000);
-  const http = await post(d.url, webhookHeaders(secrets, event.id, ts, body), body, timeoutMs);
+  const agents = webhookAgents(deps.config.WEBHOOK_ALLOW_PRIVATE_URLS, options?.resolve);
+  const http = await post(d.url, webhookHeaders(secrets, event.id, ts, body), body, timeoutMs, agents);
   const success = http.statusCode !== null && http.statusCode >= 200 && http.statusCode < 300;
   const now = new Date();
   const error = success ? null : (http.error ?? `HTTP ${http.statusCode}`);
@@ -366,7 +408,23 @@ export async function deliverBuiltin(
           WHERE id = ${d.id}`;
         return null;
       }
-      return sendClaimed(deps, d, event, "scheduled", options);
+      const lane = options?.lanes?.tryAcquire(d.endpoint_id);
+      if (options?.lanes && !lane) {
+        // The endpoint is at its lane limit (busy, or slow and backed off into one lane): put the
+        // delivery back, unattempted, and free this slot for other endpoints.
+        const at = new Date(Date.now() + options.lanes.retryDelayMs(d.endpoint_id));
+        await deps.db.$executeRaw`
+          UPDATE webhook_deliveries SET next_attempt_at = ${at}, claimed_until = NULL WHERE id = ${d.id}`;
+        return null;
+      }
+      try {
+        const result = await sendClaimed(deps, d, event, "scheduled", options);
+        lane?.release({ success: result.success, latencyMs: result.latencyMs });
+        return result;
+      } catch (err) {
+        lane?.release({ success: false, latencyMs: 0 });
+        throw err;
+      }
     }),
   );
 

@@ -4,6 +4,7 @@ import type { Ctx } from "../context";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import { limitExceeded, notFound } from "../errors";
 import { newId } from "../ids";
+import { sealEndpointSecret } from "./endpoint-secrets";
 import { generateWebhookSecret } from "./signing";
 import { usesSvix } from "./svix-delivery";
 import { svixCreateEndpoint } from "./svix-endpoints";
@@ -51,6 +52,7 @@ export async function createWebhookEndpoint(
   }
   const ent = await resolveEntitlements(ctx.db, input.organizationId);
   const secret = generateWebhookSecret();
+  const id = newId("whe");
   const row = await ctx.db.$transaction(async (tx) => {
     // Serialise creates per organization so two concurrent ones cannot both pass the limit.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${input.organizationId}`}))`;
@@ -65,12 +67,12 @@ export async function createWebhookEndpoint(
     }
     const created = await tx.webhookEndpoint.create({
       data: {
-        id: newId("whe"),
+        id,
         organizationId: input.organizationId,
         projectId: input.projectId ?? null,
         url: input.url,
         description: input.description,
-        secret,
+        secret: sealEndpointSecret(ctx.config, id, secret),
         eventTypes: input.eventTypes,
         providers: input.providers,
       },
@@ -89,5 +91,5 @@ export async function createWebhookEndpoint(
     });
     return created;
   });
-  return { endpoint: toWebhookEndpointDto(row), secret };
+  return { endpoint: toWebhookEndpointDto(row, ctx.config), secret };
 }

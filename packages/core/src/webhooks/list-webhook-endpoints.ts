@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
+import { openEndpointSecret } from "./endpoint-secrets";
 import { usesSvix } from "./svix-delivery";
 import { svixGetEndpoint, svixGetSecret, svixListEndpoints } from "./svix-endpoints";
 import {
@@ -53,7 +54,7 @@ export async function listWebhookEndpoints(
       const n = (s: string[]) =>
         groups.filter((g) => s.includes(g.status)).reduce((sum, g) => sum + g._count._all, 0);
       return {
-        ...toWebhookEndpointDto(e),
+        ...toWebhookEndpointDto(e, ctx.config),
         lastAttempt: last
           ? { at: last.startedAt.toISOString(), success: last.success, responseStatus: last.responseStatus }
           : null,
@@ -76,7 +77,10 @@ export async function getWebhookEndpoint(
   const input = webhookEndpointRefInput.parse(raw);
   requireTenant(ctx, input.organizationId, "viewer");
   if (usesSvix(ctx.config)) return svixGetEndpoint(ctx, input.organizationId, input.endpointId);
-  return toWebhookEndpointDto(await findTenantEndpoint(ctx, input.organizationId, input.endpointId));
+  return toWebhookEndpointDto(
+    await findTenantEndpoint(ctx, input.organizationId, input.endpointId),
+    ctx.config,
+  );
 }
 
 /** The endpoint's signing secret, for the "reveal secret" button. Admin role. */
@@ -88,5 +92,5 @@ export async function getWebhookEndpointSecret(
   requireTenant(ctx, input.organizationId, "admin");
   if (usesSvix(ctx.config)) return svixGetSecret(ctx, input.organizationId, input.endpointId);
   const e = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
-  return { secret: e.secret };
+  return { secret: openEndpointSecret(ctx.config, e.id, e.secret) };
 }

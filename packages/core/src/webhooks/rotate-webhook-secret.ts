@@ -2,6 +2,7 @@ import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import type { Ctx } from "../context";
 import { SECRET_ROTATION_GRACE_MS } from "./builtin-delivery";
+import { openEndpointSecret, sealEndpointSecret } from "./endpoint-secrets";
 import { generateWebhookSecret } from "./signing";
 import { usesSvix } from "./svix-delivery";
 import { svixRotateSecret } from "./svix-endpoints";
@@ -29,7 +30,12 @@ export async function rotateWebhookSecret(
   await ctx.db.$transaction(async (tx) => {
     await tx.webhookEndpoint.update({
       where: { id: e.id },
-      data: { secret, previousSecret: e.secret, previousSecretExpiresAt: until },
+      // Both re-sealed under the current key (the old one may predate it, or encryption).
+      data: {
+        secret: sealEndpointSecret(ctx.config, e.id, secret),
+        previousSecret: sealEndpointSecret(ctx.config, e.id, openEndpointSecret(ctx.config, e.id, e.secret)),
+        previousSecretExpiresAt: until,
+      },
     });
     await recordAudit(tx, ctx.actor, {
       organizationId: input.organizationId,

@@ -67,5 +67,5 @@ export async function updateWebhookEndpoint(
     });
     return updated;
   });
-  return toWebhookEndpointDto(row);
+  return toWebhookEndpointDto(row, ctx.config);
 }

@@ -1,9 +1,11 @@
+import type { Config } from "@breakwater/config";
 import type { WebhookEndpoint } from "@breakwater/db";
 import { z } from "zod";
 import { type Ctx, type Role, requireRole } from "../context";
 import { notFound } from "../errors";
 import { BREAKER_EVENT_TYPES } from "../events/breaker-events";
 import { isDeliverableUrl } from "./builtin-delivery";
+import { openEndpointSecret } from "./endpoint-secrets";
 
 /** An endpoint as the dashboard sees it; the secret is never part of it (see getWebhookEndpointSecret). */
 export interface WebhookEndpointDto {
@@ -23,7 +25,8 @@ export interface WebhookEndpointDto {
   updatedAt: string;
 }
 
-export function toWebhookEndpointDto(e: WebhookEndpoint): WebhookEndpointDto {
+/** The DTO of a stored endpoint; `config` opens the sealed secret for its prefix. */
+export function toWebhookEndpointDto(e: WebhookEndpoint, config: Config): WebhookEndpointDto {
   return {
     id: e.id,
     organizationId: e.organizationId,
@@ -35,7 +38,7 @@ export function toWebhookEndpointDto(e: WebhookEndpoint): WebhookEndpointDto {
     enabled: e.enabled,
     disabledReason: e.disabledReason,
     failingSince: e.failingSince?.toISOString() ?? null,
-    secretPrefix: `${e.secret.slice(0, 10)}…`,
+    secretPrefix: `${openEndpointSecret(config, e.id, e.secret).slice(0, 10)}…`,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };
