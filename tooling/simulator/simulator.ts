@@ -340,6 +340,14 @@ export class FleetSimulator {
     };
   }
 
+  /** Puts `provider` into an outage now, for `forMs` (benchmarks and demos). */
+  forceOutage(provider: string, mode: "down" | "flapping", forMs: number): void {
+    const o = this.outages.get(provider);
+    if (!o) throw new Error(`${provider} is not in this fleet's chain`);
+    o.mode = mode;
+    o.until = Date.now() + forMs;
+  }
+
   nextMicros(): number {
     this.micros = (this.micros + 1) % 1000;
     return this.micros;

@@ -1,4 +1,5 @@
 /** The few SDK wire calls the fleet simulator makes, exactly as an SDK sends them (spec: wire-protocol.md). */
+import { setTimeout } from "node:timers/promises";
 
 export type CircuitState = "closed" | "open" | "half_open";
 
@@ -48,15 +49,28 @@ export class WireClient {
     private readonly apiKey: string,
   ) {}
 
+  /** One POST; like the SDK, 408/429/5xx and network failures are retried with backoff, up to 5 attempts. */
   async post(path: string, body: unknown): Promise<unknown> {
-    const res = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${this.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new WireError(res.status, text, path);
-    return text ? JSON.parse(text) : undefined;
+    const payload = JSON.stringify(body);
+    for (let attempt = 1; ; attempt++) {
+      let status = 0;
+      let text = "";
+      try {
+        const res = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${this.apiKey}`, "content-type": "application/json" },
+          body: payload,
+        });
+        status = res.status;
+        text = await res.text();
+      } catch (err) {
+        if (attempt >= 5) throw err;
+      }
+      if (status > 0 && status < 300) return text ? JSON.parse(text) : undefined;
+      const retryable = status === 0 || status === 408 || status === 429 || status >= 500;
+      if (!retryable || attempt >= 5) throw new WireError(status, text, path);
+      await setTimeout(100 * 2 ** attempt);
+    }
   }
 
   check(body: {

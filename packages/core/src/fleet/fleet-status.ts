@@ -44,6 +44,15 @@ export interface UnhealthySegment {
   state: "open" | "half_open";
 }
 
+export interface TimelineBucket {
+  /** Bucket start (ISO). */
+  at: string;
+  /** Transitions into each state in the bucket. */
+  down: number;
+  recovering: number;
+  healthy: number;
+}
+
 export interface UptimeDay {
   /** UTC day, YYYY-MM-DD. */
   day: string;

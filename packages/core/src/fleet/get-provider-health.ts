@@ -10,6 +10,7 @@ import {
   type ProviderStatus,
   providerStatus,
   statusSummary,
+  type TimelineBucket,
   type UnhealthySegment,
   type UptimeDay,
   unprobedNote,
@@ -36,15 +37,6 @@ const RANGES = {
   "30d": { spanMs: 30 * 86_400_000, bucketMs: 86_400_000 },
 } as const;
 
-export interface TimelineBucket {
-  /** Bucket start (ISO). */
-  at: string;
-  /** Transitions into each state in the bucket. */
-  down: number;
-  recovering: number;
-  healthy: number;
-}
-
 export interface FailoverFeedItem {
   id: string;
   timestamp: string;
@@ -66,6 +58,7 @@ export interface ProviderHealthDto {
   projectName: string;
   provider: string;
   generatedAt: string;
+  staleAfterSeconds: number;
   status: ProviderStatus;
   summary: string;
   counts: InstanceCounts;
@@ -309,6 +302,7 @@ export async function getProviderHealth(
     projectName: project.name,
     provider: input.provider,
     generatedAt: now.toISOString(),
+    staleAfterSeconds: ctx.config.BREAKER_STALE_SECONDS,
     status: providerStatus(counts),
     summary: statusSummary(counts),
     counts,
