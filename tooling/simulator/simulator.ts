@@ -40,6 +40,10 @@ export interface SimulatorOptions {
   unprobedShare?: number;
   /** Chance per instance per minute of going silent for good (default 0.02). */
   silenceRate?: number;
+  /** False: providers fail only through forceOutage (benchmarks); default true, outages come by themselves. */
+  autoOutages?: boolean;
+  /** Wire calls in flight at most; the rest wait their turn (default 64). */
+  maxInFlight?: number;
   /** Deterministic randomness when set. */
   seed?: number;
   log?: (line: string) => void;
@@ -93,7 +97,7 @@ class Outage {
   tick(now: number) {
     if (this.mode !== "up" && now >= this.until) {
       this.mode = "up";
-      this.nextAt = now + 60_000 + this.rand() * 240_000;
+      if (Number.isFinite(this.nextAt)) this.nextAt = now + 60_000 + this.rand() * 240_000;
     } else if (this.mode === "up" && now >= this.nextAt) {
       this.mode = this.rand() < 0.3 ? "flapping" : "down";
       this.until = now + 60_000 + this.rand() * 180_000;
@@ -316,7 +320,11 @@ export class FleetSimulator {
     const now = Date.now();
     opts.providers.forEach((p, i) => {
       // The first outage comes soon (a short run shows one), later ones every few minutes.
-      this.outages.set(p, new Outage(this.rand, now + 10_000 + i * 25_000 + this.rand() * 20_000));
+      const first =
+        opts.autoOutages === false
+          ? Number.POSITIVE_INFINITY
+          : now + 10_000 + i * 25_000 + this.rand() * 20_000;
+      this.outages.set(p, new Outage(this.rand, first));
     });
     for (let i = 0; i < opts.instances; i++) {
       // Most instances put the first provider first; some route elsewhere first.
@@ -353,23 +361,32 @@ export class FleetSimulator {
     return this.micros;
   }
 
-  /** Runs one wire call in the background, counting it and any failure. */
+  private readonly waiting: (() => void)[] = [];
+
+  /** Runs one wire call in the background (at most `maxInFlight` at once), counting it and any failure. */
   send(kind: "check" | "ingest" | "report", fn: () => Promise<unknown>): void {
     if (kind === "check") this.stats.checks++;
     if (kind === "report") this.stats.reports++;
-    const p: Promise<void> = fn()
-      .then(() => undefined)
-      .catch((err: unknown) => {
-        this.stats.errors++;
-        this.stats.lastError = err instanceof Error ? err.message : String(err);
-      })
-      .finally(() => this.inflight.delete(p));
-    this.inflight.add(p);
+    const start = () => {
+      const p: Promise<void> = fn()
+        .then(() => undefined)
+        .catch((err: unknown) => {
+          this.stats.errors++;
+          this.stats.lastError = err instanceof Error ? err.message : String(err);
+        })
+        .finally(() => {
+          this.inflight.delete(p);
+          this.waiting.shift()?.();
+        });
+      this.inflight.add(p);
+    };
+    if (this.inflight.size < (this.opts.maxInFlight ?? 64)) start();
+    else this.waiting.push(start);
   }
 
-  /** Waits until fewer than `max` calls are in flight (back-pressure for seeding). */
+  /** Waits until no more than `max` calls are in flight and none is waiting (back-pressure for seeding). */
   async drain(max = 0): Promise<void> {
-    while (this.inflight.size > max) await Promise.race(this.inflight);
+    while (this.waiting.length > 0 || this.inflight.size > max) await Promise.race(this.inflight);
   }
 
   /** Every instance reports every provider once (an SDK's first snapshots), `concurrency` at a time. */

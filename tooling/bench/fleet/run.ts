@@ -147,6 +147,8 @@ async function main() {
         providers: PROVIDERS,
         seed: 1000 + i,
         callRate: 0.3,
+        maxInFlight: CONCURRENCY,
+        autoOutages: false,
       });
       sims.push(sim);
       await sim.reportAllOnce(CONCURRENCY);

@@ -2,6 +2,9 @@
 
 import type { TimelineBucket, UptimeDay } from "@breakwater/core/fleet-status";
 import { formatDuration } from "@breakwater/core/fleet-status";
+import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from "recharts";
+import { type ChartConfig, ChartContainer, ChartTooltip } from "@/components/ui/chart";
+import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from "@/components/ui/tooltip";
 import { cn } from "@/lib/cn";
 
 const tick = (iso: string, range: "24h" | "7d" | "30d") => {
@@ -11,7 +14,13 @@ const tick = (iso: string, range: "24h" | "7d" | "30d") => {
     : `${d.toLocaleString("en-US", { month: "short", timeZone: "UTC" })} ${d.getUTCDate()}`;
 };
 
-/** Transitions into Down / Recovering / Healthy per time bucket. */
+const TIMELINE: ChartConfig = {
+  down: { label: "To Down", color: "var(--color-red-500)" },
+  recovering: { label: "To Recovering", color: "var(--color-amber-400)" },
+  healthy: { label: "To Healthy", color: "var(--color-emerald-500)" },
+};
+
+/** Transitions into Down / Recovering / Healthy per time bucket, as stacked bars (Recharts). */
 export function TimelineChart({
   buckets,
   range,
@@ -19,67 +28,91 @@ export function TimelineChart({
   buckets: TimelineBucket[];
   range: "24h" | "7d" | "30d";
 }) {
-  const max = Math.max(1, ...buckets.map((b) => b.down + b.recovering + b.healthy));
   const total = buckets.reduce((n, b) => n + b.down + b.recovering + b.healthy, 0);
+  const data = buckets.map((b) => ({ ...b, label: tick(b.at, range) }));
   return (
-    <figure aria-label="Transition timeline" data-testid="timeline" data-total={total}>
-      <div className="flex h-28 items-end gap-px">
-        {buckets.map((b) => {
-          const n = b.down + b.recovering + b.healthy;
-          return (
-            <div
-              key={b.at}
-              className="flex h-full min-w-0 flex-1 flex-col justify-end"
-              title={`${tick(b.at, range)} UTC: ${b.down} to Down, ${b.recovering} to Recovering, ${b.healthy} to Healthy`}
-            >
-              {n === 0 ? (
-                <div className="h-px bg-zinc-200" />
-              ) : (
-                <>
-                  <div className="bg-red-500" style={{ height: `${(b.down / max) * 100}%` }} />
-                  <div className="bg-amber-400" style={{ height: `${(b.recovering / max) * 100}%` }} />
-                  <div className="bg-emerald-500" style={{ height: `${(b.healthy / max) * 100}%` }} />
-                </>
-              )}
-            </div>
-          );
-        })}
-      </div>
-      <figcaption className="mt-2 flex justify-between text-[11px] text-zinc-400">
-        <span>{buckets[0] ? tick(buckets[0].at, range) : ""}</span>
-        <span>{total} transitions</span>
-        <span>now</span>
+    <figure aria-label="Transition timeline" data-testid="timeline" data-total={total} className="m-0">
+      <ChartContainer
+        config={TIMELINE}
+        label={`Breaker transitions per ${range === "24h" ? "30 minutes" : range === "7d" ? "4 hours" : "day"}: ${total} in total`}
+        className="h-44"
+      >
+        <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: -24 }} barCategoryGap={1}>
+          <CartesianGrid vertical={false} stroke="var(--color-zinc-100)" />
+          <XAxis
+            dataKey="label"
+            tickLine={false}
+            axisLine={false}
+            minTickGap={24}
+            tick={{ fill: "var(--color-zinc-400)" }}
+          />
+          <YAxis
+            allowDecimals={false}
+            tickLine={false}
+            axisLine={false}
+            width={48}
+            tick={{ fill: "var(--color-zinc-400)" }}
+          />
+          <ChartTooltip config={TIMELINE} />
+          <Bar dataKey="down" stackId="t" fill="var(--color-down)" isAnimationActive={false} />
+          <Bar dataKey="recovering" stackId="t" fill="var(--color-recovering)" isAnimationActive={false} />
+          <Bar
+            dataKey="healthy"
+            stackId="t"
+            fill="var(--color-healthy)"
+            isAnimationActive={false}
+            radius={[2, 2, 0, 0]}
+          />
+        </BarChart>
+      </ChartContainer>
+      <figcaption className="mt-1 text-right text-[11px] text-zinc-400">
+        {total} transitions in this range
       </figcaption>
     </figure>
   );
 }
 
-/** 90 daily bars, one per UTC day, coloured by uptime. */
+const uptimeText = (d: UptimeDay) =>
+  `${d.day}: ${(d.uptime * 100).toFixed(2)} % up${d.downSeconds ? `, Down ${formatDuration(d.downSeconds)}` : ""}${
+    d.recoveringSeconds ? `, Recovering ${formatDuration(d.recoveringSeconds)}` : ""
+  }`;
+
+/** One bar per UTC day, coloured by uptime, each with a tooltip (hover or keyboard focus). */
 export function UptimeBars({ days }: { days: UptimeDay[] }) {
   const avg = days.length ? days.reduce((n, d) => n + d.uptime, 0) / days.length : 1;
   return (
-    <div>
-      <ol className="flex h-10 items-stretch gap-px" aria-label="Daily uptime">
-        {days.map((d) => {
-          const text = `${d.day}: ${(d.uptime * 100).toFixed(2)} % up${d.downSeconds ? `, Down ${formatDuration(d.downSeconds)}` : ""}${d.recoveringSeconds ? `, Recovering ${formatDuration(d.recoveringSeconds)}` : ""}`;
-          return (
-            <li
-              key={d.day}
-              aria-label={text}
-              title={text}
-              className={cn(
-                "min-w-0 flex-1 rounded-[1px]",
-                d.uptime >= 0.999 ? "bg-emerald-500" : d.uptime >= 0.99 ? "bg-amber-400" : "bg-red-500",
-              )}
-            />
-          );
-        })}
+    <TooltipProvider delayDuration={100}>
+      <ol className="m-0 flex h-10 list-none items-stretch gap-px p-0" aria-label="Daily uptime">
+        {days.map((d) => (
+          <li key={d.day} className="flex min-w-0 flex-1">
+            <Tooltip>
+              <TooltipTrigger asChild>
+                <button
+                  type="button"
+                  aria-label={uptimeText(d)}
+                  className={cn(
+                    "w-full rounded-[1px] focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+                    d.uptime >= 0.999 ? "bg-emerald-500" : d.uptime >= 0.99 ? "bg-amber-400" : "bg-red-500",
+                  )}
+                />
+              </TooltipTrigger>
+              <TooltipContent>
+                <span className="block font-medium">{d.day}</span>
+                <span className="block">{(d.uptime * 100).toFixed(2)} % up</span>
+                {d.downSeconds ? <span className="block">Down {formatDuration(d.downSeconds)}</span> : null}
+                {d.recoveringSeconds ? (
+                  <span className="block">Recovering {formatDuration(d.recoveringSeconds)}</span>
+                ) : null}
+              </TooltipContent>
+            </Tooltip>
+          </li>
+        ))}
       </ol>
       <div className="mt-2 flex justify-between text-[11px] text-zinc-400">
-        <span>90 days ago</span>
+        <span>{days.length} days ago</span>
         <span>{(avg * 100).toFixed(2)} % uptime</span>
         <span>today</span>
       </div>
-    </div>
+    </TooltipProvider>
   );
 }

@@ -5,9 +5,10 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { Button, ButtonLink } from "@/components/ui/button";
-import { AlertIcon, FleetIcon } from "@/components/ui/icons";
-import { EmptyState } from "@/components/ui/page";
+import { ButtonLink } from "@/components/ui/button";
+import { FleetIcon } from "@/components/ui/icons";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
 import { LiveIndicator, STATUS_STYLE, StatusDot } from "./status";
@@ -23,8 +24,8 @@ export function useNow(everyMs = 1000): number {
   return now;
 }
 
-const selectClass =
-  "h-8 rounded-md border border-zinc-300 bg-white px-2 text-[13px] text-zinc-800 shadow-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500";
+/** The filters' "no filter" value (the kit's Select takes no empty string). */
+const ALL = "__all";
 
 /** The projects × providers grid of the active organization, worst first, kept live. */
 export function FleetOverview() {
@@ -56,18 +57,11 @@ export function FleetOverview() {
   if (query.isPending) return <OverviewSkeleton />;
   if (query.isError && !query.data) {
     return (
-      <div
-        role="alert"
-        className="flex flex-col items-start gap-3 rounded-lg border border-red-200 bg-red-50 p-5 text-[13px] text-red-800"
-      >
-        <span className="flex items-center gap-2 font-medium">
-          <AlertIcon size={15} /> The fleet could not be loaded.
-        </span>
-        <span>{query.error.message}</span>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <ErrorState
+        title="The fleet could not be loaded"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+      />
     );
   }
   const data = query.data;
@@ -78,32 +72,32 @@ export function FleetOverview() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <fieldset className="m-0 flex flex-wrap items-center gap-2 border-0 p-0" aria-label="Filters">
-          <select
-            aria-label="Project"
-            className={selectClass}
-            value={project}
-            onChange={(e) => setFilter("project", e.target.value)}
-          >
-            <option value="">All projects</option>
-            {data.allProjects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-          <select
-            aria-label="Provider"
-            className={selectClass}
-            value={provider}
-            onChange={(e) => setFilter("provider", e.target.value)}
-          >
-            <option value="">All providers</option>
-            {data.allProviders.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
+          <Select value={project || ALL} onValueChange={(v) => setFilter("project", v === ALL ? "" : v)}>
+            <SelectTrigger aria-label="Project" className="h-8 w-44">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL}>All projects</SelectItem>
+              {data.allProjects.map((p) => (
+                <SelectItem key={p.id} value={p.id}>
+                  {p.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <Select value={provider || ALL} onValueChange={(v) => setFilter("provider", v === ALL ? "" : v)}>
+            <SelectTrigger aria-label="Provider" className="h-8 w-40">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL}>All providers</SelectItem>
+              {data.allProviders.map((p) => (
+                <SelectItem key={p} value={p}>
+                  {p}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
         </fieldset>
         <div className="flex flex-wrap items-center gap-3 text-xs text-zinc-500">
           <span>
@@ -227,11 +221,5 @@ export function FleetOverview() {
 }
 
 function OverviewSkeleton() {
-  return (
-    <div className="space-y-2" role="status" aria-busy="true" aria-label="Loading the fleet">
-      {[0, 1, 2].map((i) => (
-        <div key={i} className="h-20 animate-pulse rounded-lg border border-zinc-200 bg-zinc-100/60" />
-      ))}
-    </div>
-  );
+  return <LoadingState label="Loading the fleet" rows={4} />;
 }

@@ -3,9 +3,10 @@
 import { formatDuration } from "@breakwater/core/fleet-status";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { AlertIcon } from "@/components/ui/icons";
 import { Card, CardHeader } from "@/components/ui/page";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { Table, TableBody, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
 import { TimelineChart, UptimeBars } from "./charts";
@@ -56,29 +57,14 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
   useEffect(() => setStreamMode(mode), [mode]);
   const now = useNow(1000);
 
-  if (query.isPending) {
-    return (
-      <div className="space-y-4" role="status" aria-busy="true" aria-label="Loading the provider">
-        {[0, 1, 2].map((i) => (
-          <div key={i} className="h-32 animate-pulse rounded-lg border border-zinc-200 bg-zinc-100/60" />
-        ))}
-      </div>
-    );
-  }
+  if (query.isPending) return <LoadingState label="Loading the provider" rows={5} />;
   if (query.isError && !query.data) {
     return (
-      <div
-        role="alert"
-        className="flex flex-col items-start gap-3 rounded-lg border border-red-200 bg-red-50 p-5 text-[13px] text-red-800"
-      >
-        <span className="flex items-center gap-2 font-medium">
-          <AlertIcon size={15} /> This provider's health could not be loaded.
-        </span>
-        <span>{query.error.message}</span>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <ErrorState
+        title="This provider's health could not be loaded"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+      />
     );
   }
   const d = query.data;
@@ -232,40 +218,38 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
         {d.instances.length === 0 ? (
           <p className="px-5 py-4 text-[13px] text-zinc-500">No SDK instance has reported this provider.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-[13px]" aria-label="Instances">
-              <thead className="border-b border-zinc-100 text-xs text-zinc-500">
-                <tr>
-                  <th className="px-5 py-2 font-medium">Instance</th>
-                  <th className="px-3 py-2 font-medium">State</th>
-                  <th className="px-3 py-2 text-right font-medium">Failures</th>
-                  <th className="px-3 py-2 text-right font-medium">Successes</th>
-                  <th className="px-5 py-2 font-medium">Last report</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {d.instances.map((i) => (
-                  <tr
-                    key={i.sdkInstanceId}
-                    data-testid="instance-row"
-                    data-stale={i.stale}
-                    className={cn(i.stale && "text-zinc-400")}
-                  >
-                    <td className="px-5 py-2">
-                      <code className="text-xs">{i.sdkInstanceId}</code>
-                    </td>
-                    <td className="px-3 py-2">
-                      <StatusLabel status={i.stale ? "Stale" : i.label} />
-                      {i.unprobed ? <span className="ml-2 text-xs text-amber-800">not re-probed</span> : null}
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{i.failureCount}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{i.successCount}</td>
-                    <td className="px-5 py-2 text-zinc-500">{age(i.lastSeenAt, now)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table className="min-w-[36rem]" aria-label="Instances">
+            <TableHeader>
+              <TableRow>
+                <th className="px-5 py-2 font-medium">Instance</th>
+                <th className="px-3 py-2 font-medium">State</th>
+                <th className="px-3 py-2 text-right font-medium">Failures</th>
+                <th className="px-3 py-2 text-right font-medium">Successes</th>
+                <th className="px-5 py-2 font-medium">Last report</th>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {d.instances.map((i) => (
+                <TableRow
+                  key={i.sdkInstanceId}
+                  data-testid="instance-row"
+                  data-stale={i.stale}
+                  className={cn(i.stale && "text-zinc-400")}
+                >
+                  <td className="px-5 py-2">
+                    <code className="text-xs">{i.sdkInstanceId}</code>
+                  </td>
+                  <td className="px-3 py-2">
+                    <StatusLabel status={i.stale ? "Stale" : i.label} />
+                    {i.unprobed ? <span className="ml-2 text-xs text-amber-800">not re-probed</span> : null}
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{i.failureCount}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{i.successCount}</td>
+                  <td className="px-5 py-2 text-zinc-500">{age(i.lastSeenAt, now)}</td>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
         )}
       </Card>
 
