@@ -5,6 +5,10 @@ import { createOrganization, signUp, uniqueEmail } from "./helpers";
 // The web server runs with BREAKER_STALE_SECONDS=10 (playwright.config.ts): a silent instance turns
 // stale within the test.
 
+// Each test signs up, creates an organization, a project and a key through the UI first: on a busy
+// machine that alone can take most of the default minute.
+test.describe.configure({ timeout: 120_000 });
+
 test("a breaker report changes an open overview within 2 s: Down, Recovering, Healthy; a silent instance greys out", async ({
   page,
   request,
@@ -76,55 +80,63 @@ test("the provider page shows the episode, timeline and failover feed, and says 
     served: ["anthropic", "claude-sonnet-4-5"],
     latencyMs: 850,
   });
-  // A heartbeat: still open, just now (keeps the instance live for the 10 s stale window).
+  // web-1 keeps sending its heartbeat (still open) as an SDK does, so it never turns stale here.
   await reportBreaker(request, project, { provider: "openai", instance: "web-1", state: "open" });
+  const heartbeat = setInterval(() => {
+    void reportBreaker(request, project, { provider: "openai", instance: "web-1", state: "open" }).catch(
+      () => undefined,
+    );
+  }, 2_000);
+  try {
+    await page.goto("/fleet");
+    const cell = page.locator(
+      `[data-testid="fleet-cell"][data-project="${project.id}"][data-provider="openai"]`,
+    );
+    await expect(cell).toHaveAttribute("data-status", "Down");
+    await expect(cell.getByTestId("unprobed-note")).toHaveText(
+      "Down 2 h, fallback serving — breaker not re-probed",
+    );
+    await screenshots(page, "fleet-unprobed");
 
-  await page.goto("/fleet");
-  const cell = page.locator(
-    `[data-testid="fleet-cell"][data-project="${project.id}"][data-provider="openai"]`,
-  );
-  await expect(cell).toHaveAttribute("data-status", "Down");
-  await expect(cell.getByTestId("unprobed-note")).toHaveText(
-    "Down 2 h, fallback serving — breaker not re-probed",
-  );
-  await screenshots(page, "fleet-unprobed");
+    await cell.click();
+    await expect(page).toHaveURL(new RegExp(`/fleet/${project.id}/openai$`));
+    await expect(page.getByRole("heading", { name: `openai in search-${run}` })).toBeVisible();
+    await expect(page.getByRole("note")).toContainText("Down 2 h, fallback serving — breaker not re-probed");
 
-  await reportBreaker(request, project, { provider: "openai", instance: "web-1", state: "open" });
-  await cell.click();
-  await expect(page).toHaveURL(new RegExp(`/fleet/${project.id}/openai$`));
-  await expect(page.getByRole("heading", { name: `openai in search-${run}` })).toBeVisible();
-  await expect(page.getByRole("note")).toContainText("Down 2 h, fallback serving — breaker not re-probed");
+    const episode = page.getByRole("list", { name: "Open episodes" }).getByTestId("open-episode");
+    await expect(episode).toHaveCount(1);
+    await expect(episode).toContainText("web-1");
+    await expect(episode.getByTestId("episode-duration")).toHaveText(/^2 h( \d+ min)?$/);
 
-  const episode = page.getByRole("list", { name: "Open episodes" }).getByTestId("open-episode");
-  await expect(episode).toHaveCount(1);
-  await expect(episode).toContainText("web-1");
-  await expect(episode.getByTestId("episode-duration")).toHaveText(/^2 h( \d+ min)?$/);
+    const timeline = page.getByRole("figure", { name: "Transition timeline" });
+    await expect(timeline).toBeVisible();
+    const transitions = page.getByRole("list", { name: "Transitions" }).getByTestId("transition");
+    await expect(transitions).toHaveCount(2);
+    // Newest first: Healthy → Down two hours ago, then the first report.
+    await expect(transitions.first()).toContainText(/Healthy\s*→\s*Down/);
+    await expect(transitions.last()).toContainText(/First report\s*→\s*Healthy/);
 
-  const timeline = page.getByRole("figure", { name: "Transition timeline" });
-  await expect(timeline).toBeVisible();
-  const transitions = page.getByRole("list", { name: "Transitions" }).getByTestId("transition");
-  await expect(transitions).toHaveCount(2);
-  // Newest first: Healthy → Down two hours ago, then the first report.
-  await expect(transitions.first()).toContainText(/Healthy\s*→\s*Down/);
-  await expect(transitions.last()).toContainText(/First report\s*→\s*Healthy/);
+    const feed = page.getByRole("list", { name: "Failover feed" }).getByTestId("failover");
+    await expect(feed).toHaveCount(1);
+    await expect(feed).toContainText("openai/gpt-4o");
+    await expect(feed).toContainText("anthropic/claude-sonnet-4-5");
+    await expect(feed).toContainText("circuit_open");
+    await expect(feed).toContainText("850 ms");
+    await expect(page.getByText("Calls saved by a fallback (24 h)")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Daily uptime" }).getByRole("listitem")).toHaveCount(90);
 
-  const feed = page.getByRole("list", { name: "Failover feed" }).getByTestId("failover");
-  await expect(feed).toHaveCount(1);
-  await expect(feed).toContainText("openai/gpt-4o");
-  await expect(feed).toContainText("anthropic/claude-sonnet-4-5");
-  await expect(feed).toContainText("circuit_open");
-  await expect(feed).toContainText("850 ms");
-  await expect(page.getByText("Calls saved by a fallback (24 h)")).toBeVisible();
-  await expect(page.getByRole("list", { name: "Daily uptime" }).getByRole("listitem")).toHaveCount(90);
-
-  // The 7-day range reloads the timeline; the episode is still there.
-  await page.getByRole("button", { name: "7 d", exact: true }).click();
-  await expect(page.getByRole("button", { name: "7 d", exact: true })).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
-  await expect(transitions).toHaveCount(2);
-  await screenshots(page, "fleet-provider");
+    // The 7-day range reloads the timeline; the episode is still there.
+    await page.getByRole("button", { name: "7 d", exact: true }).click();
+    await expect(page.getByRole("button", { name: "7 d", exact: true })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    await expect(transitions).toHaveCount(2);
+    await expect(page.getByTestId("provider-status")).toHaveAttribute("data-status", "Down");
+    await screenshots(page, "fleet-provider");
+  } finally {
+    clearInterval(heartbeat);
+  }
 });
 
 test("another organization's project is never shown", async ({ browser, request }) => {

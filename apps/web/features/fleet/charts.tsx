@@ -9,9 +9,9 @@ import { cn } from "@/lib/cn";
 
 const tick = (iso: string, range: "24h" | "7d" | "30d") => {
   const d = new Date(iso);
-  return range === "24h"
-    ? `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`
-    : `${d.toLocaleString("en-US", { month: "short", timeZone: "UTC" })} ${d.getUTCDate()}`;
+  const hm = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+  const day = `${d.toLocaleString("en-US", { month: "short", timeZone: "UTC" })} ${d.getUTCDate()}`;
+  return range === "24h" ? hm : range === "7d" ? `${day} ${hm}` : day;
 };
 
 const TIMELINE: ChartConfig = {

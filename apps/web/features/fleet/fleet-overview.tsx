@@ -213,8 +213,8 @@ export function FleetOverview() {
         </div>
       )}
       <p className="text-xs text-zinc-400">
-        Instances silent for {Math.round(data.staleAfterSeconds / 60)} min are stale: greyed, counted apart,
-        left out of status.
+        Instances silent for {formatDuration(data.staleAfterSeconds)} are stale: greyed, counted apart, left
+        out of status.
       </p>
     </div>
   );

@@ -256,7 +256,7 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
       <Card>
         <CardHeader
           title="Failover feed"
-          description={`Calls of the last 24 h where a fallback stepped in for ${d.provider} or ${d.provider} served for another. ${d.savedCalls24h.toLocaleString("en-US")} calls saved by a fallback.`}
+          description={`Calls of the last 24 h where a fallback stepped in for ${d.provider} or ${d.provider} served for another. ${d.savedCalls24h.toLocaleString("en-US")} ${d.savedCalls24h === 1 ? "call" : "calls"} saved by a fallback.`}
         />
         {d.failoverFeed.length === 0 ? (
           <p className="px-5 py-4 text-[13px] text-zinc-500">No failover in the last 24 hours.</p>
