@@ -72,6 +72,17 @@ export function useFleetLive(opts: {
     },
     [],
   );
+  // A stream that has not come up within 5 s counts as down: poll meanwhile.
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    if (ready) {
+      setSlow(false);
+      return;
+    }
+    const t = setTimeout(() => setSlow(true), 5_000);
+    return () => clearTimeout(t);
+  }, [ready]);
+
   if (sub.status === "pending" && ready) return "streaming";
-  return sub.status === "error" || everStreamed.current ? "polling" : "connecting";
+  return sub.status === "error" || everStreamed.current || slow ? "polling" : "connecting";
 }

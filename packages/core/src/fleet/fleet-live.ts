@@ -95,9 +95,22 @@ export class FleetLiveHub {
     return this.starting;
   }
 
-  /** Resolves once the subscription is active; the returned function removes the listener. */
-  async subscribe(organizationId: string, listener: FleetListener): Promise<() => void> {
-    await this.start();
+  /**
+   * Resolves once the subscription is active; the returned function removes the listener. Rejects
+   * after `timeoutMs` when Redis does not answer, so a page falls back to polling instead of waiting.
+   */
+  async subscribe(organizationId: string, listener: FleetListener, timeoutMs = 3_000): Promise<() => void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        this.start(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("fleet pub/sub not ready")), timeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
     const set = this.byOrg.get(organizationId) ?? new Set<FleetListener>();
     set.add(listener);
     this.byOrg.set(organizationId, set);
