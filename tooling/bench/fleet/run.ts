@@ -47,6 +47,7 @@ const { values: flags } = parseArgs({
     samples: { type: "string", default: "60" },
     updates: { type: "string", default: "20" },
     "no-browser": { type: "boolean", default: false },
+    reuse: { type: "boolean", default: false },
   },
 });
 const INSTANCES = Number(flags.instances);
@@ -93,31 +94,58 @@ async function main() {
     const env = { ...processEnv(), DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: "warn" };
     log("setup: migrate breakwater_bench_fleet, seed plans…");
     await runToEnd("npm", ["run", "-s", "-w", "@breakwater/db", "prisma", "--", "migrate", "deploy"], env);
-    const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-    await admin.query(
-      "TRUNCATE breaker_snapshots, breaker_transitions, breaker_episodes, metadata_events, agent_runs CASCADE",
-    );
-    await admin.end();
+    if (!flags.reuse) {
+      const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      await admin.query(
+        "TRUNCATE breaker_snapshots, breaker_transitions, breaker_episodes, metadata_events, agent_runs CASCADE",
+      );
+      await admin.end();
+    }
 
     const config = parseConfig(env);
     const deps = createToolDeps(config, "bench");
     cleanups.push(() => deps.db.$disconnect());
     const ctx = systemCtx(deps, "bench");
     await seed(ctx, { dataDir: mkdtempSync(path.join(tmpdir(), "bw-bench-fleet-")), demo: false });
-    const org = await createOrganization(ctx, {
-      name: `Fleet bench ${new Date().toISOString()}`,
-      planSlug: "business",
-    });
+    // --reuse measures the fleet an earlier run seeded (its latest benchmark organization) again.
+    const earlier = flags.reuse
+      ? await deps.db.organization.findFirst({
+          where: { name: { startsWith: "Fleet bench " } },
+          orderBy: { createdAt: "desc" },
+          select: { id: true },
+        })
+      : null;
+    if (flags.reuse && !earlier)
+      throw new Error("--reuse: no earlier benchmark organization in breakwater_bench_fleet");
+    const org =
+      earlier ??
+      (await createOrganization(ctx, {
+        name: `Fleet bench ${new Date().toISOString()}`,
+        planSlug: "business",
+      }));
     const projects: { id: string; apiKey: string }[] = [];
-    for (let i = 0; i < PROJECTS; i++) {
-      const p = await createProject(ctx, {
-        organizationId: org.id,
-        name: `svc-${String(i).padStart(2, "0")}`,
+    if (earlier) {
+      const existing = await deps.db.project.findMany({
+        where: { organizationId: earlier.id },
+        orderBy: { name: "asc" },
+        select: { id: true },
       });
-      projects.push({
-        id: p.id,
-        apiKey: (await createApiKey(ctx, { projectId: p.id, name: "bench" })).apiKey,
-      });
+      for (const p of existing)
+        projects.push({
+          id: p.id,
+          apiKey: (await createApiKey(ctx, { projectId: p.id, name: "bench" })).apiKey,
+        });
+    } else {
+      for (let i = 0; i < PROJECTS; i++) {
+        const p = await createProject(ctx, {
+          organizationId: org.id,
+          name: `svc-${String(i).padStart(2, "0")}`,
+        });
+        projects.push({
+          id: p.id,
+          apiKey: (await createApiKey(ctx, { projectId: p.id, name: "bench" })).apiKey,
+        });
+      }
     }
 
     // The SDK API in this process, on the private Redis.
@@ -138,7 +166,7 @@ async function main() {
     );
     const t0 = Date.now();
     const sims: FleetSimulator[] = [];
-    for (const [i, p] of projects.entries()) {
+    for (const [i, p] of flags.reuse ? [] : projects.entries()) {
       const sim = new FleetSimulator({
         baseUrl,
         apiKey: p.apiKey,
@@ -172,7 +200,10 @@ async function main() {
     if (errors > 0) log(`  last error: ${sims.find((s) => s.stats.lastError)?.stats.lastError}`);
 
     const viewer = { ...ctx, organizationId: org.id, role: "viewer" as const };
-    const snapshots = (await deps.db.breakerSnapshot.count()) as number;
+    const snapshots = await deps.db.breakerSnapshot.count();
+    const [fleet] = await deps.db.$queryRaw<{ instances: number; projects: number; providers: number }[]>`
+      SELECT count(DISTINCT sdk_instance_id)::int AS instances, count(DISTINCT project_id)::int AS projects,
+        count(DISTINCT provider)::int AS providers FROM breaker_snapshots`;
 
     log(`overview: ${SAMPLES} samples…`);
     await getFleetOverview(viewer, { organizationId: org.id });
@@ -211,6 +242,8 @@ async function main() {
 
     const result = {
       snapshots,
+      instances: fleet?.instances,
+      reporting_projects: fleet?.projects,
       cells,
       overview_ms: { p50: pct(overview, 50), p95: pct(overview, 95), target: 300 },
       provider_page_ms: { p50: pct(page, 50), p95: pct(page, 95), target: 300 },
@@ -224,7 +257,7 @@ async function main() {
         : `${name.padEnd(26)} skipped`;
     log("");
     log(
-      `bench:fleet — ${snapshots} snapshots (${INSTANCES} instances × ${PROVIDERS.length} providers, ${PROJECTS} projects), ${cells} cells`,
+      `bench:fleet — ${snapshots} snapshots (${fleet?.instances} instances × ${fleet?.providers} providers over ${fleet?.projects} reporting projects of ${projects.length}), ${cells} cells`,
     );
     log(row("overview (server)", result.overview_ms));
     log(row("provider page (server)", result.provider_page_ms));
