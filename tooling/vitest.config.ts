@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{src,cli,scripts}/**/*.test.ts"],
+          include: ["{src,cli,scripts,simulator}/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           env: testEnv,
         },
@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: "int",
-          include: ["{src,cli,scripts,test}/**/*.int.test.ts"],
+          include: ["{src,cli,scripts,simulator,test}/**/*.int.test.ts"],
           env: testEnv,
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -49,6 +49,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
+      BREAKER_STALE_SECONDS: "10",
     },
   },
 });

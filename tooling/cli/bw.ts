@@ -13,6 +13,7 @@ import { dataDir, repoRoot } from "../src/paths";
 import { seed } from "../src/seed";
 import * as run from "./commands";
 import { type CommandSpec, parseCommand, UsageError, usage } from "./parse";
+import { simulate } from "./simulate";
 import { mintSvixToken } from "./svix-token";
 
 const COMMANDS: CommandSpec[] = [
@@ -73,6 +74,26 @@ const COMMANDS: CommandSpec[] = [
     name: "seed",
     summary: "Seed plans, the price catalogue and the demo project with its key (idempotent)",
     flags: { "plans-only": { type: "boolean", help: "plans and price catalogue only, no demo project" } },
+  },
+  {
+    name: "simulate",
+    summary:
+      "Drive a fleet of simulated SDK instances over the wire API: checks, confirms, metadata events with failovers, breaker reports through outages; a progress line on stderr",
+    flags: {
+      project: { type: "string", required: true, help: "project id" },
+      instances: { type: "int", help: "SDK instances (default 50)" },
+      providers: {
+        type: "string",
+        help: "failover chain, comma-separated (default openai,anthropic,google)",
+      },
+      minutes: { type: "int", help: "how long to run (default 5)" },
+      key: { type: "string", help: "the project's API key (default: a new key is created for the run)" },
+      url: {
+        type: "string",
+        help: "SDK API base URL (default http://localhost:<SDK_PORT>)",
+      },
+      seed: { type: "int", help: "random seed, to replay a run" },
+    },
   },
   {
     name: "svix token",
@@ -189,11 +210,14 @@ async function main(argv: string[]): Promise<number> {
         return show(out, await run.keyRevoke(ctx, v));
       case "plan list":
         return show(out, await run.planList(ctx));
+      case "simulate":
+        return show(out, await simulate(ctx, v));
       default:
         return fail(`unknown command "${cmd.name}"`, 2);
     }
   } catch (err) {
     if (err instanceof DomainError) return fail(err.message, 1);
+    if (err instanceof UsageError) return fail(err.message, 2);
     if (err instanceof ZodError) {
       const issue = err.issues[0];
       const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";

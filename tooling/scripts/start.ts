@@ -217,6 +217,9 @@ async function main(): Promise<void> {
     `  Redis          ${redis ? `redis-server, ${redis.dataDir}, port ${redis.port}` : describeRedisUrl(redisUrl)}`,
   );
   say("");
+  say("  Simulate a fleet of SDK instances against the demo project (in another terminal):");
+  say(`    npm run -s bw -- simulate --project ${demo.projectId} --url ${sdkBase} --key ${demo.apiKey}`);
+  say("");
   say("Press Ctrl-C to stop.");
   say("");
   // Stay up until a signal even when nothing but infrastructure was started (e.g. no apps yet).

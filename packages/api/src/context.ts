@@ -1,4 +1,4 @@
-import type { Deps } from "@breakwater/core";
+import type { Deps, FleetLiveHub } from "@breakwater/core";
 import type { Auth } from "./auth/create-auth";
 
 /** The signed-in session as the dashboard API sees it. */
@@ -17,6 +17,8 @@ export interface TrpcContext {
   /** Request headers, forwarded to better-auth when a procedure changes the session. */
   headers: Headers;
   session: SessionInfo | null;
+  /** This process's fan-out of `bw:fleet` (absent where nothing subscribes, e.g. server callers). */
+  fleetLive?: FleetLiveHub;
 }
 
 /** Builds the tRPC context of one request from its headers (cookie session via better-auth). */
@@ -24,6 +26,7 @@ export async function createContext(opts: {
   deps: Deps;
   auth: Auth;
   headers: Headers;
+  fleetLive?: FleetLiveHub;
 }): Promise<TrpcContext> {
   const found = await opts.auth.api.getSession({ headers: opts.headers });
   const session: SessionInfo | null = found
@@ -35,5 +38,5 @@ export async function createContext(opts: {
         activeOrganizationId: found.session.activeOrganizationId ?? null,
       }
     : null;
-  return { deps: opts.deps, auth: opts.auth, headers: opts.headers, session };
+  return { deps: opts.deps, auth: opts.auth, headers: opts.headers, session, fleetLive: opts.fleetLive };
 }

@@ -6,3 +6,4 @@ export { createContext, type SessionInfo, type TrpcContext } from "./context";
 export { toTRPCError } from "./errors";
 export { authedProcedure, operatorProcedure, orgProcedure, publicProcedure, router } from "./init";
 export { type AppRouter, appRouter, createCaller } from "./root";
+export type { FleetLiveMessage } from "./routers/fleet";

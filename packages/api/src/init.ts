@@ -12,6 +12,9 @@ import { toTRPCError } from "./errors";
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
+  // Server-sent event streams (fleet.live): pings keep proxies from closing an idle stream, and the
+  // client reconnects when it hears nothing for three of them.
+  sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
   errorFormatter({ shape, error }) {
     // Unexpected failures never show their raw message or stack to the browser; the route logs them.
     const internal = error.code === "INTERNAL_SERVER_ERROR";

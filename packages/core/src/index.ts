@@ -21,6 +21,7 @@ export * from "./errors";
 export * from "./events/breaker-events";
 export * from "./fleet/breaker-event-context";
 export * from "./fleet/close-stale-episodes";
+export * from "./fleet/fleet-live";
 export * from "./fleet/fleet-status";
 export * from "./fleet/get-fleet-overview";
 export * from "./fleet/get-provider-health";

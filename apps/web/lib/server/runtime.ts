@@ -1,6 +1,6 @@
 import { type Auth, createAuth, createAuthHandler, createAuthLimiter } from "@breakwater/api";
 import { type Config, getConfig } from "@breakwater/config";
-import { createDeps, type Deps, rateLimitRedis } from "@breakwater/core";
+import { createDeps, type Deps, FleetLiveHub, rateLimitRedis } from "@breakwater/core";
 
 interface Runtime {
   config: Config;
@@ -8,6 +8,8 @@ interface Runtime {
   auth: Auth;
   /** better-auth's handler behind the client-address resolution and the per-account sign-in limit. */
   authHandler: (request: Request) => Promise<Response>;
+  /** One `bw:fleet` subscription for every live fleet page of this process (connects on first use). */
+  fleetLive: FleetLiveHub;
 }
 
 const globalForRuntime = globalThis as unknown as {
@@ -33,7 +35,8 @@ export function getRuntime(): Runtime {
       trustedHops: config.TRUST_PROXY,
       peerHeaderTrusted: () => globalForRuntime.__breakwaterPeerHeader === true,
     });
-    globalForRuntime.__breakwaterWeb = { config, deps, auth, authHandler };
+    const fleetLive = new FleetLiveHub({ redisUrl: config.REDIS_URL, log: deps.log });
+    globalForRuntime.__breakwaterWeb = { config, deps, auth, authHandler, fleetLive };
   }
   return globalForRuntime.__breakwaterWeb;
 }

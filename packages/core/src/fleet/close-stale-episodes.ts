@@ -4,6 +4,7 @@ import type { BreakerClosedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { loadBreakerEventContext } from "./breaker-event-context";
+import { publishFleetChanges } from "./fleet-live";
 import {
   breakerEventDeliverable,
   type CircuitState,
@@ -116,9 +117,18 @@ export async function closeStaleEpisodes(
         deliverable,
         now,
       });
-      return { eventId, deliverable };
+      return { eventId, deliverable, state: snap.state };
     });
     if (!r) continue;
+    await publishFleetChanges(deps, [
+      {
+        projectId: s.project_id,
+        provider: s.provider,
+        sdkInstanceId: s.sdk_instance_id,
+        state: r.state,
+        kind: "expired",
+      },
+    ]);
     closed++;
     eventIds.push(r.eventId);
     if (r.deliverable) await enqueueWebhookDeliveries(deps, [r.eventId]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { providerStatus, statusSummary, uptimeBars } from "./fleet-status";
+import { formatDuration, providerStatus, statusSummary, unprobedNote, uptimeBars } from "./fleet-status";
 
 describe("fleet status", () => {
   it("Down beats Recovering beats Healthy; stale instances do not count", () => {
@@ -30,5 +30,17 @@ describe("fleet status", () => {
     // The current day counts only the hours observed so far (12 h).
     expect(bars[1]).toMatchObject({ downSeconds: 2 * 3600 });
     expect(bars[1]?.uptime).toBeCloseTo(1 - 2 / 12, 6);
+  });
+});
+
+describe("durations and the unprobed note", () => {
+  it("says how long in the largest sensible unit", () => {
+    expect(formatDuration(42)).toBe("42 s");
+    expect(formatDuration(12 * 60 + 30)).toBe("12 min");
+    expect(formatDuration(2 * 3600)).toBe("2 h");
+    expect(formatDuration(2 * 3600 + 30 * 60)).toBe("2 h 30 min");
+    expect(formatDuration(30 * 3600)).toBe("30 h");
+    expect(formatDuration(3 * 86400)).toBe("3 d");
+    expect(unprobedNote(7200)).toBe("Down 2 h, fallback serving — breaker not re-probed");
   });
 });

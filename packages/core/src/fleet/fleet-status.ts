@@ -44,6 +44,15 @@ export interface UnhealthySegment {
   state: "open" | "half_open";
 }
 
+export interface TimelineBucket {
+  /** Bucket start (ISO). */
+  at: string;
+  /** Transitions into each state in the bucket. */
+  down: number;
+  recovering: number;
+  healthy: number;
+}
+
 export interface UptimeDay {
   /** UTC day, YYYY-MM-DD. */
   day: string;
@@ -105,4 +114,31 @@ export function uptimeBars(segments: UnhealthySegment[], endMs: number, days: nu
       recoveringSeconds: Math.round(r),
     };
   });
+}
+
+/** The SDK's default `circuit_breaker_recovery_timeout`: an open breaker probes again after it. */
+export const DEFAULT_RECOVERY_WINDOW_SECONDS = 60;
+/** How recent a fallback-served call must be to say "fallback serving". */
+export const FALLBACK_SERVING_WINDOW_SECONDS = 15 * 60;
+
+/** Severity for "worst first": Down, Recovering, Unknown, Healthy. */
+export const STATUS_RANK: Record<ProviderStatus, number> = { Down: 0, Recovering: 1, Unknown: 2, Healthy: 3 };
+
+/** A short human duration: "45 s", "12 min", "2 h", "2 h 30 min", "3 d". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) {
+    const rest = m % 60;
+    return rest >= 5 && h < 10 ? `${h} h ${rest} min` : `${h} h`;
+  }
+  return `${Math.floor(h / 24)} d`;
+}
+
+/** The note for a breaker that stays open while its fallback serves (the SDK does not re-probe it). */
+export function unprobedNote(downSeconds: number): string {
+  return `Down ${formatDuration(downSeconds)}, fallback serving — breaker not re-probed`;
 }

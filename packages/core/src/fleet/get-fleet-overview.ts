@@ -1,10 +1,23 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
-import { type InstanceCounts, type ProviderStatus, providerStatus, statusSummary } from "./fleet-status";
+import {
+  DEFAULT_RECOVERY_WINDOW_SECONDS,
+  FALLBACK_SERVING_WINDOW_SECONDS,
+  type InstanceCounts,
+  type ProviderStatus,
+  providerStatus,
+  STATUS_RANK,
+  statusSummary,
+  unprobedNote,
+} from "./fleet-status";
 
 export const getFleetOverviewInput = z.object({
   organizationId: z.string().min(1),
+  /** Only these projects (the filter); all when absent or empty. */
+  projectIds: z.array(z.string().min(1)).max(500).optional(),
+  /** Only these providers; all when absent or empty. */
+  providers: z.array(z.string().min(1).max(64)).max(100).optional(),
   now: z.date().optional(),
 });
 
@@ -12,18 +25,32 @@ export interface FleetCell extends InstanceCounts {
   status: ProviderStatus;
   /** e.g. "2 of 7 instances Down". */
   summary: string;
+  /** False when no instance of the project ever reported this provider. */
+  reported: boolean;
   openEpisodes: number;
   /** Since when the worst live instance is in its state (Down/Recovering), for "Down for 12 min". */
   since: string | null;
-  lastReportAt: string;
+  lastReportAt: string | null;
+  /** Live instances Down past their recovery window while their fallback serves. */
+  unprobed: number;
+  /** "Down 2 h, fallback serving — breaker not re-probed" when `unprobed` > 0. */
+  unprobedNote: string | null;
 }
 
 export interface FleetOverviewDto {
   generatedAt: string;
   staleAfterSeconds: number;
-  /** Every provider reported in the organization: the grid's columns. */
+  /** When the next live instance turns stale if nothing reports: the page refetches then. */
+  nextStaleAt: string | null;
+  /** Every provider reported in the organization (the filter's options). */
+  allProviders: string[];
+  /** Every project of the organization (the filter's options). */
+  allProjects: { id: string; name: string }[];
+  /** The grid's columns after the provider filter. */
   providers: string[];
-  projects: { id: string; name: string; cells: Record<string, FleetCell> }[];
+  /** The grid's rows after the project filter, worst first. */
+  projects: { id: string; name: string; status: ProviderStatus; cells: Record<string, FleetCell> }[];
+  /** Cells per status over the filtered grid (cells nobody reported are not counted). */
   totals: Record<ProviderStatus, number>;
 }
 
@@ -38,11 +65,17 @@ interface Row {
   down_since: Date | null;
   recovering_since: Date | null;
   last_report: Date;
+  oldest_live: Date | null;
+  unprobed: number;
+  unprobed_since: Date | null;
 }
+
+const EMPTY: InstanceCounts = { healthy: 0, down: 0, recovering: 0, stale: 0 };
 
 /**
  * The fleet grid: every project × provider of the organization with its status (stale instances
- * excluded) and counts, from one aggregate over the latest snapshots. Viewer role.
+ * excluded and counted apart), counts and unprobed-Down notes, from one aggregate over the latest
+ * snapshots joined to the recent fallback-served calls. Viewer role.
  */
 export async function getFleetOverview(
   ctx: Ctx,
@@ -51,54 +84,135 @@ export async function getFleetOverview(
   const input = getFleetOverviewInput.parse(raw);
   if (ctx.organizationId && ctx.organizationId !== input.organizationId) throw notFound("Organization");
   const now = input.now ?? new Date();
-  const cutoff = new Date(now.getTime() - ctx.config.BREAKER_STALE_SECONDS * 1000);
-  const projects = await ctx.db.project.findMany({
+  const staleMs = ctx.config.BREAKER_STALE_SECONDS * 1000;
+  const cutoff = new Date(now.getTime() - staleMs);
+  const probeCutoff = new Date(now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000);
+  const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
+  const allProjects = await ctx.db.project.findMany({
     where: { organizationId: input.organizationId, archivedAt: null },
     select: { id: true, name: true },
     orderBy: { name: "asc" },
   });
-  const ids = projects.map((p) => p.id);
+  const ids = allProjects.map((p) => p.id);
   const rows =
     ids.length === 0
       ? []
       : await ctx.db.$queryRaw<Row[]>`
+    WITH fallback AS (
+      SELECT project_id, sdk_instance_id, requested_provider AS provider, max("timestamp") AS last_served
+      FROM metadata_events
+      WHERE project_id = ANY(${ids}::text[]) AND "timestamp" >= ${servingSince}
+        AND is_provider_fallback AND status = 'success'
+        AND requested_provider IS NOT NULL AND requested_provider <> provider
+      GROUP BY 1, 2, 3
+    ), snap AS (
+      SELECT s.project_id, s.provider, s.state, s.received_at, s.state_since, s.open_episode_id,
+        s.received_at >= ${cutoff} AS live, f.last_served
+      FROM breaker_snapshots s
+      LEFT JOIN fallback f
+        ON f.project_id = s.project_id AND f.sdk_instance_id = s.sdk_instance_id AND f.provider = s.provider
+      WHERE s.project_id = ANY(${ids}::text[])
+    )
     SELECT project_id, provider,
-      count(*) FILTER (WHERE received_at >= ${cutoff} AND state = 'closed')::int AS healthy,
-      count(*) FILTER (WHERE received_at >= ${cutoff} AND state = 'open')::int AS down,
-      count(*) FILTER (WHERE received_at >= ${cutoff} AND state = 'half_open')::int AS recovering,
-      count(*) FILTER (WHERE received_at < ${cutoff})::int AS stale,
+      count(*) FILTER (WHERE live AND state = 'closed')::int AS healthy,
+      count(*) FILTER (WHERE live AND state = 'open')::int AS down,
+      count(*) FILTER (WHERE live AND state = 'half_open')::int AS recovering,
+      count(*) FILTER (WHERE NOT live)::int AS stale,
       count(*) FILTER (WHERE open_episode_id IS NOT NULL)::int AS open_episodes,
-      min(state_since) FILTER (WHERE received_at >= ${cutoff} AND state = 'open') AS down_since,
-      min(state_since) FILTER (WHERE received_at >= ${cutoff} AND state = 'half_open') AS recovering_since,
-      max(received_at) AS last_report
-    FROM breaker_snapshots
-    WHERE project_id = ANY(${ids}::text[])
+      min(state_since) FILTER (WHERE live AND state = 'open') AS down_since,
+      min(state_since) FILTER (WHERE live AND state = 'half_open') AS recovering_since,
+      max(received_at) AS last_report,
+      min(received_at) FILTER (WHERE live) AS oldest_live,
+      count(*) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
+        AND last_served >= state_since)::int AS unprobed,
+      min(state_since) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
+        AND last_served >= state_since) AS unprobed_since
+    FROM snap
     GROUP BY project_id, provider`;
 
-  const providers = [...new Set(rows.map((r) => r.provider))].sort();
-  const totals: Record<ProviderStatus, number> = { Healthy: 0, Down: 0, Recovering: 0, Unknown: 0 };
-  const cellsByProject = new Map<string, Record<string, FleetCell>>();
+  const allProviders = [...new Set(rows.map((r) => r.provider))].sort();
+  const wantProviders = input.providers?.length ? new Set(input.providers) : null;
+  const wantProjects = input.projectIds?.length ? new Set(input.projectIds) : null;
+  const providers = wantProviders ? allProviders.filter((p) => wantProviders.has(p)) : allProviders;
+
+  const byKey = new Map<string, Row>();
+  let nextStale: number | null = null;
   for (const r of rows) {
-    const counts = { healthy: r.healthy, down: r.down, recovering: r.recovering, stale: r.stale };
-    const status = providerStatus(counts);
-    totals[status]++;
-    const since = status === "Down" ? r.down_since : status === "Recovering" ? r.recovering_since : null;
-    const cells = cellsByProject.get(r.project_id) ?? {};
-    cells[r.provider] = {
-      ...counts,
-      status,
-      summary: statusSummary(counts),
-      openEpisodes: r.open_episodes,
-      since: since?.toISOString() ?? null,
-      lastReportAt: r.last_report.toISOString(),
-    };
-    cellsByProject.set(r.project_id, cells);
+    byKey.set(`${r.project_id}\u0000${r.provider}`, r);
+    if (r.oldest_live) {
+      const t = r.oldest_live.getTime() + staleMs;
+      if (nextStale === null || t < nextStale) nextStale = t;
+    }
   }
+
+  const totals: Record<ProviderStatus, number> = { Healthy: 0, Down: 0, Recovering: 0, Unknown: 0 };
+  const projects = allProjects
+    .filter((p) => !wantProjects || wantProjects.has(p.id))
+    .map((p) => {
+      const cells: Record<string, FleetCell> = {};
+      let worst: ProviderStatus = "Healthy";
+      let anyReported = false;
+      let downInstances = 0;
+      for (const provider of providers) {
+        const r = byKey.get(`${p.id}\u0000${provider}`);
+        const counts = r
+          ? { healthy: r.healthy, down: r.down, recovering: r.recovering, stale: r.stale }
+          : EMPTY;
+        const status = providerStatus(counts);
+        const since = r
+          ? status === "Down"
+            ? r.down_since
+            : status === "Recovering"
+              ? r.recovering_since
+              : null
+          : null;
+        cells[provider] = {
+          ...counts,
+          status,
+          summary: statusSummary(counts),
+          reported: r !== undefined,
+          openEpisodes: r?.open_episodes ?? 0,
+          since: since?.toISOString() ?? null,
+          lastReportAt: r?.last_report.toISOString() ?? null,
+          unprobed: r?.unprobed ?? 0,
+          unprobedNote:
+            r?.unprobed && r.unprobed_since
+              ? unprobedNote((now.getTime() - r.unprobed_since.getTime()) / 1000)
+              : null,
+        };
+        if (r) {
+          totals[status]++;
+          anyReported = true;
+          downInstances += counts.down;
+          if (STATUS_RANK[status] < STATUS_RANK[worst]) worst = status;
+        }
+      }
+      return {
+        id: p.id,
+        name: p.name,
+        status: anyReported ? worst : ("Unknown" as const),
+        cells,
+        downInstances,
+        anyReported,
+      };
+    })
+    .sort(
+      (a, b) =>
+        Number(b.anyReported) - Number(a.anyReported) ||
+        STATUS_RANK[a.status] - STATUS_RANK[b.status] ||
+        b.downInstances - a.downInstances ||
+        a.name.localeCompare(b.name),
+    )
+    .map(({ downInstances: _d, anyReported: _a, ...p }) => p);
+
   return {
     generatedAt: now.toISOString(),
     staleAfterSeconds: ctx.config.BREAKER_STALE_SECONDS,
+    nextStaleAt: nextStale === null ? null : new Date(nextStale).toISOString(),
+    allProviders,
+    allProjects,
     providers,
-    projects: projects.map((p) => ({ id: p.id, name: p.name, cells: cellsByProject.get(p.id) ?? {} })),
+    projects,
     totals,
   };
 }

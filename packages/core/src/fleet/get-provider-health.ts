@@ -2,14 +2,18 @@ import { z } from "zod";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
 import {
+  DEFAULT_RECOVERY_WINDOW_SECONDS,
+  FALLBACK_SERVING_WINDOW_SECONDS,
   HEALTH_LABEL,
   type HealthLabel,
   type InstanceCounts,
   type ProviderStatus,
   providerStatus,
   statusSummary,
+  type TimelineBucket,
   type UnhealthySegment,
   type UptimeDay,
+  unprobedNote,
   uptimeBars,
 } from "./fleet-status";
 import type { CircuitState } from "./record-breaker-report";
@@ -20,14 +24,41 @@ export const getProviderHealthInput = z.object({
   /** Days of uptime bars (90 on the provider page). */
   days: z.number().int().min(1).max(365).default(90),
   transitionsLimit: z.number().int().min(1).max(1000).default(100),
+  /** The transition timeline's span. */
+  range: z.enum(["24h", "7d", "30d"]).default("24h"),
+  feedLimit: z.number().int().min(1).max(200).default(50),
   now: z.date().optional(),
 });
+
+/** Timeline span and bucket per range: 48 × 30 min, 42 × 4 h, 30 × 1 day. */
+const RANGES = {
+  "24h": { spanMs: 86_400_000, bucketMs: 1_800_000 },
+  "7d": { spanMs: 7 * 86_400_000, bucketMs: 4 * 3_600_000 },
+  "30d": { spanMs: 30 * 86_400_000, bucketMs: 86_400_000 },
+} as const;
+
+export interface FailoverFeedItem {
+  id: string;
+  timestamp: string;
+  sdkInstanceId: string;
+  requestedProvider: string | null;
+  requestedModel: string | null;
+  servedProvider: string;
+  servedModel: string;
+  reason: string | null;
+  errorClass: string | null;
+  latencyMs: number;
+  status: string;
+  /** True when the call was served by another provider than the one requested. */
+  providerFallback: boolean;
+}
 
 export interface ProviderHealthDto {
   projectId: string;
   projectName: string;
   provider: string;
   generatedAt: string;
+  staleAfterSeconds: number;
   status: ProviderStatus;
   summary: string;
   counts: InstanceCounts;
@@ -43,7 +74,18 @@ export interface ProviderHealthDto {
     firstSeenAt: string;
     stateSince: string | null;
     openEpisodeId: string | null;
+    /** Down past the recovery window while its fallback serves: the SDK has not re-probed it. */
+    unprobed: boolean;
+    /** Last call a fallback served in place of this provider for this instance. */
+    lastFallbackAt: string | null;
   }[];
+  /** "Down 2 h, fallback serving — breaker not re-probed" for the longest unprobed instance. */
+  unprobedNote: string | null;
+  range: "24h" | "7d" | "30d";
+  timeline: TimelineBucket[];
+  failoverFeed: FailoverFeedItem[];
+  /** Calls requested of this provider that a fallback served successfully, last 24 h. */
+  savedCalls24h: number;
   openEpisodes: {
     id: string;
     sdkInstanceId: string;
@@ -99,25 +141,90 @@ export async function getProviderHealth(
   const windowStart = new Date(now.getTime() - input.days * 86_400_000);
   const where = { projectId: project.id, provider: input.provider };
 
-  const [snapshots, transitions, openEpisodes, recent, windowEpisodes] = await Promise.all([
-    ctx.db.breakerSnapshot.findMany({ where, orderBy: { sdkInstanceId: "asc" } }),
-    ctx.db.breakerTransition.findMany({
-      where,
-      orderBy: [{ reportedAt: "desc" }, { id: "desc" }],
-      take: input.transitionsLimit,
-    }),
-    ctx.db.breakerEpisode.findMany({ where: { ...where, closedAt: null }, orderBy: { openedAt: "asc" } }),
-    ctx.db.breakerEpisode.findMany({
-      where: { ...where, closedAt: { not: null } },
-      orderBy: { closedAt: "desc" },
-      take: 20,
-    }),
-    ctx.db.breakerEpisode.findMany({
-      where: { ...where, OR: [{ closedAt: null }, { closedAt: { gte: windowStart } }] },
-      select: { id: true, openedAt: true, closedAt: true },
-      take: 10_000,
-    }),
-  ]);
+  const range = RANGES[input.range];
+  const rangeStart = new Date(now.getTime() - range.spanMs);
+  // Buckets end with the one holding `now`, aligned to UTC multiples of the bucket size.
+  const firstBucket = Math.ceil((now.getTime() + 1) / range.bucketMs) * range.bucketMs - range.spanMs;
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
+
+  const [snapshots, transitions, openEpisodes, recent, windowEpisodes, buckets, feed, saved, serving] =
+    await Promise.all([
+      ctx.db.breakerSnapshot.findMany({ where, orderBy: { sdkInstanceId: "asc" } }),
+      ctx.db.breakerTransition.findMany({
+        where: { ...where, reportedAt: { gte: rangeStart } },
+        orderBy: [{ reportedAt: "desc" }, { id: "desc" }],
+        take: input.transitionsLimit,
+      }),
+      ctx.db.breakerEpisode.findMany({ where: { ...where, closedAt: null }, orderBy: { openedAt: "asc" } }),
+      ctx.db.breakerEpisode.findMany({
+        where: { ...where, closedAt: { not: null } },
+        orderBy: { closedAt: "desc" },
+        take: 20,
+      }),
+      ctx.db.breakerEpisode.findMany({
+        where: { ...where, OR: [{ closedAt: null }, { closedAt: { gte: windowStart } }] },
+        select: { id: true, openedAt: true, closedAt: true },
+        take: 10_000,
+      }),
+      ctx.db.$queryRaw<{ bucket: number; to_state: CircuitState; n: number }[]>`
+      SELECT floor((extract(epoch FROM reported_at) * 1000 - ${firstBucket}) / ${range.bucketMs})::int AS bucket,
+        to_state::text AS to_state, count(*)::int AS n
+      FROM breaker_transitions
+      WHERE project_id = ${project.id} AND provider = ${input.provider} AND reported_at >= ${new Date(firstBucket)}
+      GROUP BY 1, 2`,
+      ctx.db.metadataEvent.findMany({
+        where: {
+          projectId: project.id,
+          timestamp: { gte: dayAgo },
+          OR: [
+            { isProviderFallback: true, requestedProvider: input.provider },
+            { isProviderFallback: true, provider: input.provider },
+            { isModelFallback: true, provider: input.provider },
+          ],
+        },
+        orderBy: { timestamp: "desc" },
+        take: input.feedLimit,
+        select: {
+          id: true,
+          timestamp: true,
+          sdkInstanceId: true,
+          requestedProvider: true,
+          requestedModel: true,
+          provider: true,
+          model: true,
+          failoverReason: true,
+          failoverErrorClass: true,
+          latencyMs: true,
+          status: true,
+          isProviderFallback: true,
+        },
+      }),
+      ctx.db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM metadata_events
+      WHERE project_id = ${project.id} AND "timestamp" >= ${dayAgo} AND is_provider_fallback
+        AND status = 'success' AND requested_provider = ${input.provider} AND provider <> ${input.provider}`,
+      ctx.db.$queryRaw<{ sdk_instance_id: string; last_served: Date }[]>`
+      SELECT sdk_instance_id, max("timestamp") AS last_served FROM metadata_events
+      WHERE project_id = ${project.id} AND "timestamp" >= ${servingSince} AND is_provider_fallback
+        AND status = 'success' AND requested_provider = ${input.provider} AND provider <> ${input.provider}
+      GROUP BY 1`,
+    ]);
+  const lastServed = new Map(serving.map((r) => [r.sdk_instance_id, r.last_served]));
+  const bucketCount = range.spanMs / range.bucketMs;
+  const timeline: TimelineBucket[] = Array.from({ length: bucketCount }, (_, k) => ({
+    at: new Date(firstBucket + k * range.bucketMs).toISOString(),
+    down: 0,
+    recovering: 0,
+    healthy: 0,
+  }));
+  for (const b of buckets) {
+    const slot = timeline[b.bucket];
+    if (!slot) continue;
+    if (b.to_state === "open") slot.down += b.n;
+    else if (b.to_state === "half_open") slot.recovering += b.n;
+    else slot.healthy += b.n;
+  }
 
   // Unhealthy segments per episode from its own transitions (open ↔ half_open inside it).
   const episodeTransitions =
@@ -150,8 +257,24 @@ export async function getProviderHealth(
   }
 
   const counts: InstanceCounts = { healthy: 0, down: 0, recovering: 0, stale: 0 };
+  const probeCutoff = now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000;
+  let longestUnprobedSince: number | null = null;
   const instances = snapshots.map((s) => {
     const stale = s.receivedAt.getTime() < cutoff;
+    const served = lastServed.get(s.sdkInstanceId) ?? null;
+    const unprobed =
+      !stale &&
+      s.state === "open" &&
+      s.stateSince !== null &&
+      s.stateSince.getTime() < probeCutoff &&
+      served !== null &&
+      served.getTime() >= s.stateSince.getTime();
+    if (
+      unprobed &&
+      s.stateSince &&
+      (longestUnprobedSince === null || s.stateSince.getTime() < longestUnprobedSince)
+    )
+      longestUnprobedSince = s.stateSince.getTime();
     if (stale) counts.stale++;
     else if (s.state === "closed") counts.healthy++;
     else if (s.state === "open") counts.down++;
@@ -168,6 +291,8 @@ export async function getProviderHealth(
       firstSeenAt: s.firstSeenAt.toISOString(),
       stateSince: s.stateSince?.toISOString() ?? null,
       openEpisodeId: s.openEpisodeId,
+      unprobed,
+      lastFallbackAt: served?.toISOString() ?? null,
     };
   });
   const seconds = (a: Date, b: Date) => Math.max(0, Math.round((b.getTime() - a.getTime()) / 1000));
@@ -177,6 +302,7 @@ export async function getProviderHealth(
     projectName: project.name,
     provider: input.provider,
     generatedAt: now.toISOString(),
+    staleAfterSeconds: ctx.config.BREAKER_STALE_SECONDS,
     status: providerStatus(counts),
     summary: statusSummary(counts),
     counts,
@@ -208,5 +334,24 @@ export async function getProviderHealth(
       episodeId: t.episodeId,
     })),
     uptime: uptimeBars(segments, now.getTime(), input.days),
+    unprobedNote:
+      longestUnprobedSince === null ? null : unprobedNote((now.getTime() - longestUnprobedSince) / 1000),
+    range: input.range,
+    timeline,
+    failoverFeed: feed.map((e) => ({
+      id: e.id.toString(),
+      timestamp: e.timestamp.toISOString(),
+      sdkInstanceId: e.sdkInstanceId,
+      requestedProvider: e.requestedProvider,
+      requestedModel: e.requestedModel,
+      servedProvider: e.provider,
+      servedModel: e.model,
+      reason: e.failoverReason,
+      errorClass: e.failoverErrorClass,
+      latencyMs: e.latencyMs,
+      status: e.status,
+      providerFallback: e.isProviderFallback,
+    })),
+    savedCalls24h: saved[0]?.n ?? 0,
   };
 }

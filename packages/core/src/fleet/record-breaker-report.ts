@@ -5,6 +5,7 @@ import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-e
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
+import { type FleetChange, publishFleetChanges } from "./fleet-live";
 
 export const CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
 export type CircuitState = (typeof CIRCUIT_STATES)[number];
@@ -35,6 +36,7 @@ interface SnapshotRow {
   reported_at: Date;
   open_episode_id: string | null;
   state_since: Date | null;
+  received_at: Date;
 }
 
 async function lockSnapshot(
@@ -42,7 +44,7 @@ async function lockSnapshot(
   i: z.output<typeof breakerReportInput>,
 ): Promise<SnapshotRow | undefined> {
   const rows = await tx.$queryRaw<SnapshotRow[]>`
-    SELECT state::text AS state, reported_at, open_episode_id, state_since
+    SELECT state::text AS state, reported_at, open_episode_id, state_since, received_at
     FROM breaker_snapshots
     WHERE project_id = ${i.projectId} AND provider = ${i.provider} AND sdk_instance_id = ${i.sdkInstanceId}
     FOR UPDATE`;
@@ -85,8 +87,9 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
   const now = new Date();
 
   const result = await deps.db.$transaction(
-    async (tx): Promise<BreakerReportResult & { deliver: string[] }> => {
+    async (tx): Promise<BreakerReportResult & { deliver: string[]; visible?: FleetChange["kind"] }> => {
       let prev = await lockSnapshot(tx, i);
+      const firstReport = !prev;
       if (!prev) {
         // First report of this instance for this provider. ON CONFLICT DO NOTHING makes a concurrent
         // first report wait for ours and then see our row, never insert a second one.
@@ -245,15 +248,36 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
             reported_at = ${i.reportedAt}, received_at = ${now}, state_since = ${stateSince},
             open_episode_id = ${openEpisodeId}
         WHERE project_id = ${i.projectId} AND provider = ${i.provider} AND sdk_instance_id = ${i.sdkInstanceId}`;
+      // What an open fleet page would show differently: heartbeats and count-only changes are not pushed.
+      const staleCutoff = now.getTime() - deps.config.BREAKER_STALE_SECONDS * 1000;
+      const visible: FleetChange["kind"] | undefined = firstReport
+        ? "new_instance"
+        : changed
+          ? "transition"
+          : prev && prev.received_at.getTime() < staleCutoff
+            ? "revived"
+            : undefined;
       return {
         applied: true,
         transition: changed,
         eventIds: events.map((e) => e.id),
         deliver: events.filter((e) => e.deliverable).map((e) => e.id),
+        visible,
       };
     },
   );
 
+  if (result.visible) {
+    await publishFleetChanges(deps, [
+      {
+        projectId: i.projectId,
+        provider: i.provider,
+        sdkInstanceId: i.sdkInstanceId,
+        state: i.state,
+        kind: result.visible,
+      },
+    ]);
+  }
   await enqueueWebhookDeliveries(deps, result.deliver);
   return { applied: result.applied, transition: result.transition, eventIds: result.eventIds };
 }

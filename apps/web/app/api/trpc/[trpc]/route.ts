@@ -3,12 +3,12 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getRuntime } from "@/lib/server/runtime";
 
 function handler(req: Request) {
-  const { deps, auth } = getRuntime();
+  const { deps, auth, fleetLive } = getRuntime();
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
-    createContext: () => createContext({ deps, auth, headers: req.headers }),
+    createContext: () => createContext({ deps, auth, headers: req.headers, fleetLive }),
     onError({ error, path }) {
       // Expected failures (NOT_FOUND, FORBIDDEN…) are answers, not incidents.
       if (error.code === "INTERNAL_SERVER_ERROR")

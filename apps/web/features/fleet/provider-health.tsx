@@ -1,0 +1,316 @@
+"use client";
+
+import { formatDuration } from "@breakwater/core/fleet-status";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { AlertIcon } from "@/components/ui/icons";
+import { Card, CardHeader } from "@/components/ui/page";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { Table, TableBody, TableHeader, TableRow } from "@/components/ui/table";
+import { cn } from "@/lib/cn";
+import { useTRPC } from "@/lib/trpc/client";
+import { TimelineChart, UptimeBars } from "./charts";
+import { useNow } from "./fleet-overview";
+import { LiveIndicator, StatusLabel } from "./status";
+import { POLL_MS, useFleetLive } from "./use-fleet-live";
+
+type Range = "24h" | "7d" | "30d";
+const RANGES: { value: Range; label: string }[] = [
+  { value: "24h", label: "24 h" },
+  { value: "7d", label: "7 d" },
+  { value: "30d", label: "30 d" },
+];
+
+const time = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+  timeZone: "UTC",
+});
+export const formatTime = (iso: string) => `${time.format(new Date(iso))} UTC`;
+const age = (iso: string, now: number) => `${formatDuration(Math.max(0, now - Date.parse(iso)) / 1000)} ago`;
+
+/** One provider in one project: status, episodes, timeline, uptime, instances and the failover feed, kept live. */
+export function ProviderHealthView({ projectId, provider }: { projectId: string; provider: string }) {
+  const trpc = useTRPC();
+  const [range, setRange] = useState<Range>("24h");
+  const [streamMode, setStreamMode] = useState<"connecting" | "streaming" | "polling">("connecting");
+  const query = useQuery({
+    ...trpc.fleet.provider.queryOptions({ projectId, provider, range, days: 90 }),
+    placeholderData: (prev) => prev,
+    refetchInterval: streamMode === "polling" ? POLL_MS : false,
+  });
+  const nextStaleAt = (() => {
+    const d = query.data;
+    if (!d) return null;
+    const live = d.instances.filter((i) => !i.stale).map((i) => Date.parse(i.lastSeenAt));
+    if (live.length === 0) return null;
+    return new Date(Math.min(...live) + d.staleAfterSeconds * 1000).toISOString();
+  })();
+  const mode = useFleetLive({
+    matches: (c) => c.projectId === projectId && c.provider === provider,
+    nextStaleAt,
+  });
+  useEffect(() => setStreamMode(mode), [mode]);
+  const now = useNow(1000);
+
+  if (query.isPending) return <LoadingState label="Loading the provider" rows={5} />;
+  if (query.isError && !query.data) {
+    return (
+      <ErrorState
+        title="This provider's health could not be loaded"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  const d = query.data;
+  if (!d) return null;
+  const live = d.counts.healthy + d.counts.down + d.counts.recovering;
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div
+          className="flex flex-wrap items-center gap-3"
+          data-testid="provider-status"
+          data-status={d.status}
+        >
+          <StatusLabel status={d.status} />
+          <span className="text-[13px] text-zinc-600">{d.summary}</span>
+          {d.counts.stale > 0 ? (
+            <span className="text-[13px] text-zinc-400">{d.counts.stale} stale</span>
+          ) : null}
+        </div>
+        <LiveIndicator mode={mode} />
+      </div>
+
+      {d.unprobedNote ? (
+        <div
+          role="note"
+          data-testid="unprobed-note"
+          className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-[13px] text-amber-900"
+        >
+          <AlertIcon size={15} className="mt-0.5 shrink-0" />
+          <span>
+            <strong className="font-semibold">{d.unprobedNote}.</strong> The SDK does not retry a primary
+            while its fallback is healthy, so this may be a breaker nobody re-probed rather than an outage.
+          </span>
+        </div>
+      ) : null}
+
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Stat label="Live instances" value={String(live)} />
+        <Stat label="Down" value={String(d.counts.down)} tone={d.counts.down > 0 ? "red" : undefined} />
+        <Stat label="Open episodes" value={String(d.openEpisodes.length)} />
+        <Stat label="Calls saved by a fallback (24 h)" value={d.savedCalls24h.toLocaleString("en-US")} />
+      </dl>
+
+      <Card>
+        <CardHeader
+          title="Open episodes"
+          description="From the first Down report until the breaker closes again."
+        />
+        {d.openEpisodes.length === 0 ? (
+          <p className="px-5 py-4 text-[13px] text-zinc-500">
+            No open episode: every instance's breaker is closed.
+          </p>
+        ) : (
+          <ul className="divide-y divide-zinc-100" aria-label="Open episodes">
+            {d.openEpisodes.map((e) => (
+              <li
+                key={e.id}
+                className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-[13px]"
+                data-testid="open-episode"
+              >
+                <span className="flex min-w-0 items-center gap-3">
+                  <StatusLabel status={e.state} />
+                  <code className="truncate text-xs text-zinc-600">{e.sdkInstanceId}</code>
+                </span>
+                <span className="text-zinc-600">
+                  open for{" "}
+                  <strong className="font-semibold text-zinc-900" data-testid="episode-duration">
+                    {formatDuration((now - Date.parse(e.openedAt)) / 1000)}
+                  </strong>{" "}
+                  <span className="text-zinc-400">since {formatTime(e.openedAt)}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Transition timeline"
+          description="State changes reported by this provider's breakers."
+          actions={
+            <fieldset
+              aria-label="Timeline range"
+              className="m-0 inline-flex rounded-md border border-zinc-200 p-0.5"
+            >
+              {RANGES.map((r) => (
+                <button
+                  key={r.value}
+                  type="button"
+                  aria-pressed={range === r.value}
+                  onClick={() => setRange(r.value)}
+                  className={cn(
+                    "rounded px-2.5 py-1 text-xs font-medium",
+                    range === r.value ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100",
+                  )}
+                >
+                  {r.label}
+                </button>
+              ))}
+            </fieldset>
+          }
+        />
+        <div className="px-3 pt-4 md:px-5">
+          <TimelineChart buckets={d.timeline} range={d.range} />
+        </div>
+        {d.transitions.length === 0 ? (
+          <p className="px-5 py-4 text-[13px] text-zinc-500">No transition in this range.</p>
+        ) : (
+          <ol
+            className="max-h-72 divide-y divide-zinc-100 overflow-y-auto border-t border-zinc-100"
+            aria-label="Transitions"
+          >
+            {d.transitions.slice(0, 50).map((t) => (
+              <li
+                key={t.id}
+                className="flex flex-wrap items-center justify-between gap-2 px-5 py-2 text-[13px]"
+                data-testid="transition"
+              >
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className="text-zinc-500">{t.from ? LABEL[t.from] : "First report"}</span>
+                  <span aria-hidden>→</span>
+                  <StatusLabel status={LABEL[t.to]} />
+                  <code className="truncate text-xs text-zinc-500">{t.sdkInstanceId}</code>
+                </span>
+                <span className="text-xs text-zinc-500">
+                  {formatTime(t.reportedAt)} · {t.failureCount} failures, {t.successCount} successes
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Uptime, last 90 days"
+          description="Per UTC day: time Down counts fully, time Recovering at 30 %."
+        />
+        <div className="px-5 py-4">
+          <UptimeBars days={d.uptime} />
+        </div>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Instances"
+          description={`Stale after ${formatDuration(d.staleAfterSeconds)} without a report: greyed and left out of status.`}
+        />
+        {d.instances.length === 0 ? (
+          <p className="px-5 py-4 text-[13px] text-zinc-500">No SDK instance has reported this provider.</p>
+        ) : (
+          <Table className="min-w-[36rem]" aria-label="Instances">
+            <TableHeader>
+              <TableRow>
+                <th className="px-5 py-2 font-medium">Instance</th>
+                <th className="px-3 py-2 font-medium">State</th>
+                <th className="px-3 py-2 text-right font-medium">Failures</th>
+                <th className="px-3 py-2 text-right font-medium">Successes</th>
+                <th className="px-5 py-2 font-medium">Last report</th>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {d.instances.map((i) => (
+                <TableRow
+                  key={i.sdkInstanceId}
+                  data-testid="instance-row"
+                  data-stale={i.stale}
+                  className={cn(i.stale && "text-zinc-400")}
+                >
+                  <td className="px-5 py-2">
+                    <code className="text-xs">{i.sdkInstanceId}</code>
+                  </td>
+                  <td className="px-3 py-2">
+                    <StatusLabel status={i.stale ? "Stale" : i.label} />
+                    {i.unprobed ? <span className="ml-2 text-xs text-amber-800">not re-probed</span> : null}
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{i.failureCount}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{i.successCount}</td>
+                  <td className="px-5 py-2 text-zinc-500">{age(i.lastSeenAt, now)}</td>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Failover feed"
+          description={`Calls of the last 24 h where a fallback stepped in for ${d.provider} or ${d.provider} served for another. ${d.savedCalls24h.toLocaleString("en-US")} ${d.savedCalls24h === 1 ? "call" : "calls"} saved by a fallback.`}
+        />
+        {d.failoverFeed.length === 0 ? (
+          <p className="px-5 py-4 text-[13px] text-zinc-500">No failover in the last 24 hours.</p>
+        ) : (
+          <ul className="divide-y divide-zinc-100" aria-label="Failover feed">
+            {d.failoverFeed.map((f) => (
+              <li
+                key={f.id}
+                className="grid gap-1 px-5 py-2.5 text-[13px] md:grid-cols-[1fr_auto]"
+                data-testid="failover"
+              >
+                <span className="min-w-0">
+                  <span className="font-medium text-zinc-800">
+                    {f.requestedProvider ?? "?"}/{f.requestedModel ?? "?"}
+                  </span>
+                  <span aria-hidden className="mx-1.5 text-zinc-400">
+                    →
+                  </span>
+                  <span className="sr-only">served by</span>
+                  <span className="font-medium text-zinc-800">
+                    {f.servedProvider}/{f.servedModel}
+                  </span>
+                  <span className="ml-2 text-xs text-zinc-500">
+                    {f.reason ?? "fallback"}
+                    {f.status !== "success" ? ` · ${f.status}` : ""}
+                  </span>
+                </span>
+                <span className="text-xs text-zinc-500">
+                  {f.latencyMs.toLocaleString("en-US")} ms · <code>{f.sdkInstanceId}</code> ·{" "}
+                  {formatTime(f.timestamp)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+const LABEL = { closed: "Healthy", open: "Down", half_open: "Recovering" } as const;
+
+function Stat({ label, value, tone }: { label: string; value: string; tone?: "red" }) {
+  return (
+    <div className="rounded-lg border border-zinc-200 bg-white px-4 py-3 shadow-xs">
+      <dt className="text-xs text-zinc-500">{label}</dt>
+      <dd
+        className={cn(
+          "mt-1 text-lg font-semibold tabular-nums text-zinc-900",
+          tone === "red" && "text-red-700",
+        )}
+      >
+        {value}
+      </dd>
+    </div>
+  );
+}

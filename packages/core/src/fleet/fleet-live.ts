@@ -1,0 +1,130 @@
+import type { PrismaClient } from "@breakwater/db";
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { CircuitState } from "./record-breaker-report";
+
+/** Redis pub/sub channel carrying visible fleet changes of every organization (one connection per replica). */
+export const FLEET_CHANNEL = "bw:fleet";
+
+/** One visible change of the fleet: a state change, a new or revived instance, an episode closed by expiry. */
+export interface FleetChange {
+  organizationId: string;
+  projectId: string;
+  provider: string;
+  sdkInstanceId: string;
+  /** The instance's state after the change. */
+  state: CircuitState;
+  kind: "transition" | "new_instance" | "revived" | "expired";
+  /** When Breakwater recorded it (ISO), for page-update latency. */
+  at: string;
+}
+
+const orgOfProject = new Map<string, string>();
+
+/** The organization of a project; a project never changes organization, so answers are kept (bounded). */
+export async function projectOrganization(db: PrismaClient, projectId: string): Promise<string | null> {
+  const hit = orgOfProject.get(projectId);
+  if (hit) return hit;
+  const p = await db.project.findUnique({ where: { id: projectId }, select: { organizationId: true } });
+  if (!p) return null;
+  if (orgOfProject.size >= 50_000) orgOfProject.clear();
+  orgOfProject.set(projectId, p.organizationId);
+  return p.organizationId;
+}
+
+/**
+ * Publishes visible fleet changes on `bw:fleet`. Best effort: a page that misses one refetches when
+ * its stream reconnects, so a Redis failure never fails the report that caused it.
+ */
+export async function publishFleetChanges(
+  deps: { db: PrismaClient; redis?: Redis; log: Logger },
+  changes: Omit<FleetChange, "organizationId" | "at">[],
+): Promise<void> {
+  if (!deps.redis || changes.length === 0) return;
+  try {
+    const at = new Date().toISOString();
+    for (const c of changes) {
+      const organizationId = await projectOrganization(deps.db, c.projectId);
+      if (!organizationId) continue;
+      const msg: FleetChange = { organizationId, ...c, at };
+      await deps.redis.publish(FLEET_CHANNEL, JSON.stringify(msg));
+    }
+  } catch (err) {
+    deps.log.warn({ err }, "fleet change not published");
+  }
+}
+
+export type FleetListener = (change: FleetChange) => void;
+
+/**
+ * One Redis subscription per process fanned out in-process to the live pages of each organization.
+ * A listener only ever receives changes of the organization it subscribed with.
+ */
+export class FleetLiveHub {
+  private readonly byOrg = new Map<string, Set<FleetListener>>();
+  private subscriber: Redis | undefined;
+  private starting: Promise<void> | undefined;
+
+  constructor(private readonly opts: { redisUrl: string; log: Logger }) {}
+
+  private start(): Promise<void> {
+    this.starting ??= (async () => {
+      const sub = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
+      sub.on("error", (err) => this.opts.log.debug({ err }, "fleet pub/sub Redis error"));
+      sub.on("message", (channel: string, message: string) => {
+        if (channel !== FLEET_CHANNEL) return;
+        let change: FleetChange;
+        try {
+          change = JSON.parse(message) as FleetChange;
+        } catch {
+          return;
+        }
+        const listeners = this.byOrg.get(change.organizationId);
+        if (!listeners) return;
+        for (const l of listeners) l(change);
+      });
+      this.subscriber = sub;
+      await sub.subscribe(FLEET_CHANNEL);
+    })().catch((err: unknown) => {
+      this.starting = undefined;
+      const s = this.subscriber;
+      this.subscriber = undefined;
+      s?.disconnect();
+      throw err;
+    });
+    return this.starting;
+  }
+
+  /**
+   * Resolves once the subscription is active; the returned function removes the listener. Rejects
+   * after `timeoutMs` when Redis does not answer, so a page falls back to polling instead of waiting.
+   */
+  async subscribe(organizationId: string, listener: FleetListener, timeoutMs = 3_000): Promise<() => void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        this.start(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("fleet pub/sub not ready")), timeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    const set = this.byOrg.get(organizationId) ?? new Set<FleetListener>();
+    set.add(listener);
+    this.byOrg.set(organizationId, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.byOrg.get(organizationId) === set) this.byOrg.delete(organizationId);
+    };
+  }
+
+  async close(): Promise<void> {
+    const s = this.subscriber;
+    this.subscriber = undefined;
+    this.starting = undefined;
+    this.byOrg.clear();
+    if (s) await s.quit().catch(() => s.disconnect());
+  }
+}

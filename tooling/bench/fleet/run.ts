@@ -1,0 +1,279 @@
+/**
+ * npm run bench:fleet — the fleet pages at scale: 10,000 SDK instances × 5 providers over 20
+ * projects (50,000 breaker snapshots), seeded through the fleet simulator over the real wire API
+ * (a lean SDK API server in this process), then:
+ *   1. the overview's server time (getFleetOverview, what fleet.overview runs) p50/p95;
+ *   2. the provider page's server time (getProviderHealth, 90-day bars) p50/p95 over random cells;
+ *   3. report → page-update latency p95: the production dashboard with Chromium open on /fleet, a
+ *      report of `open` posted to the wire API, timed until the cell shows it (skipped with --no-browser).
+ * Targets: overview ≤ 300 ms, provider page ≤ 300 ms, live update ≤ 2 s.
+ *
+ * Postgres: the server of DATABASE_URL, database `breakwater_bench_fleet` (created, migrated, breaker
+ * and event tables emptied on every run). Redis: a private redis-server on a free port.
+ * Options: --instances N (default 10000), --projects N (20), --providers a,b,… (5), --samples N (60),
+ * --updates N (20), --no-browser.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { parseConfig, processEnv } from "@breakwater/config";
+import {
+  createApiKey,
+  createOrganization,
+  createProject,
+  getFleetOverview,
+  getProviderHealth,
+  systemCtx,
+} from "@breakwater/core";
+import { freePort, startPrivateRedis } from "@breakwater/queue/testing";
+import { createWireRuntime, createWireServer } from "@breakwater/wire";
+import pg from "pg";
+import { ensurePostgresDatabase } from "../../scripts/launcher/probe";
+import { FleetSimulator } from "../../simulator/simulator";
+import { createToolDeps } from "../../src/deps";
+import { repoRoot } from "../../src/paths";
+import { seed } from "../../src/seed";
+import { measureLiveUpdates } from "./live";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: flags } = parseArgs({
+  options: {
+    instances: { type: "string", default: "10000" },
+    projects: { type: "string", default: "20" },
+    providers: { type: "string", default: "openai,anthropic,google,bedrock,mistral" },
+    samples: { type: "string", default: "60" },
+    updates: { type: "string", default: "20" },
+    "no-browser": { type: "boolean", default: false },
+    reuse: { type: "boolean", default: false },
+  },
+});
+const INSTANCES = Number(flags.instances);
+const PROJECTS = Number(flags.projects);
+const PROVIDERS = String(flags.providers).split(",");
+const SAMPLES = Number(flags.samples);
+/** Reports in flight while seeding: an SDK fleet's steady trickle, not a stampede on the pool. */
+const CONCURRENCY = 8;
+
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
+};
+
+function runToEnd(cmd: string, args: string[], env: Record<string, string | undefined>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p: ChildProcess = spawn(cmd, args, { cwd: repoRoot, env, stdio: ["ignore", "ignore", "inherit"] });
+    p.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}`)),
+    );
+  });
+}
+
+async function main() {
+  const base = parseConfig(processEnv());
+  const dbUrl = new URL(base.DATABASE_URL);
+  dbUrl.pathname = "/breakwater_bench_fleet";
+  const databaseUrl = dbUrl.toString();
+  const ok = await ensurePostgresDatabase(databaseUrl);
+  if (!ok.ok) throw new Error(`Postgres for the benchmark: ${ok.reason}`);
+  const redis = await startPrivateRedis();
+  const cleanups: (() => Promise<unknown> | unknown)[] = [() => redis.stop()];
+  const onSignal = () => {
+    log("interrupted: stopping what the run started…");
+    void (async () => {
+      for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
+      process.exit(130);
+    })();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const env = { ...processEnv(), DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: "warn" };
+    log("setup: migrate breakwater_bench_fleet, seed plans…");
+    await runToEnd("npm", ["run", "-s", "-w", "@breakwater/db", "prisma", "--", "migrate", "deploy"], env);
+    if (!flags.reuse) {
+      const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      await admin.query(
+        "TRUNCATE breaker_snapshots, breaker_transitions, breaker_episodes, metadata_events, agent_runs CASCADE",
+      );
+      await admin.end();
+    }
+
+    const config = parseConfig(env);
+    const deps = createToolDeps(config, "bench");
+    cleanups.push(() => deps.db.$disconnect());
+    const ctx = systemCtx(deps, "bench");
+    await seed(ctx, { dataDir: mkdtempSync(path.join(tmpdir(), "bw-bench-fleet-")), demo: false });
+    // --reuse measures the fleet an earlier run seeded (its latest benchmark organization) again.
+    const earlier = flags.reuse
+      ? await deps.db.organization.findFirst({
+          where: { name: { startsWith: "Fleet bench " } },
+          orderBy: { createdAt: "desc" },
+          select: { id: true },
+        })
+      : null;
+    if (flags.reuse && !earlier)
+      throw new Error("--reuse: no earlier benchmark organization in breakwater_bench_fleet");
+    const org =
+      earlier ??
+      (await createOrganization(ctx, {
+        name: `Fleet bench ${new Date().toISOString()}`,
+        planSlug: "business",
+      }));
+    const projects: { id: string; apiKey: string }[] = [];
+    if (earlier) {
+      const existing = await deps.db.project.findMany({
+        where: { organizationId: earlier.id },
+        orderBy: { name: "asc" },
+        select: { id: true },
+      });
+      for (const p of existing)
+        projects.push({
+          id: p.id,
+          apiKey: (await createApiKey(ctx, { projectId: p.id, name: "bench" })).apiKey,
+        });
+    } else {
+      for (let i = 0; i < PROJECTS; i++) {
+        const p = await createProject(ctx, {
+          organizationId: org.id,
+          name: `svc-${String(i).padStart(2, "0")}`,
+        });
+        projects.push({
+          id: p.id,
+          apiKey: (await createApiKey(ctx, { projectId: p.id, name: "bench" })).apiKey,
+        });
+      }
+    }
+
+    // The SDK API in this process, on the private Redis.
+    const runtime = await createWireRuntime(config);
+    const server = createWireServer(runtime.handlers.dispatch, runtime.log);
+    const sdkPort = await freePort(3600, 3699);
+    await new Promise<void>((r) => server.listen(sdkPort, "127.0.0.1", () => r()));
+    cleanups.push(async () => {
+      server.close();
+      server.closeAllConnections();
+      await runtime.close();
+    });
+    const baseUrl = `http://127.0.0.1:${sdkPort}`;
+
+    const perProject = Math.ceil(INSTANCES / PROJECTS);
+    log(
+      `seed: ${PROJECTS} projects × ${perProject} instances × ${PROVIDERS.length} providers through the simulator…`,
+    );
+    const t0 = Date.now();
+    const sims: FleetSimulator[] = [];
+    for (const [i, p] of flags.reuse ? [] : projects.entries()) {
+      const sim = new FleetSimulator({
+        baseUrl,
+        apiKey: p.apiKey,
+        projectId: p.id,
+        instances: perProject,
+        providers: PROVIDERS,
+        seed: 1000 + i,
+        callRate: 0.3,
+        maxInFlight: CONCURRENCY,
+        autoOutages: false,
+      });
+      sims.push(sim);
+      await sim.reportAllOnce(CONCURRENCY);
+      // A quarter of the projects live through an outage of their primary: breakers open,
+      // fallbacks serve, events carry the failovers.
+      if (i % 4 === 0) {
+        sim.forceOutage(PROVIDERS[0] as string, "down", 10 * 60_000);
+        for (let k = 0; k < 8; k++) {
+          sim.tick(Date.now() + k * 1000);
+          await sim.drain(CONCURRENCY);
+        }
+        for (const inst of sim.instances) inst.flush(Date.now());
+        await sim.drain();
+      }
+      process.stderr.write(
+        `\r  ${i + 1}/${PROJECTS} projects, ${sims.reduce((n, s) => n + s.stats.reports, 0)} reports`,
+      );
+    }
+    const errors = sims.reduce((n, s) => n + s.stats.errors, 0);
+    log(`\n  seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s (${errors} wire errors)`);
+    if (errors > 0) log(`  last error: ${sims.find((s) => s.stats.lastError)?.stats.lastError}`);
+
+    const viewer = { ...ctx, organizationId: org.id, role: "viewer" as const };
+    const snapshots = await deps.db.breakerSnapshot.count();
+    const [fleet] = await deps.db.$queryRaw<{ instances: number; projects: number; providers: number }[]>`
+      SELECT count(DISTINCT sdk_instance_id)::int AS instances, count(DISTINCT project_id)::int AS projects,
+        count(DISTINCT provider)::int AS providers FROM breaker_snapshots`;
+
+    log(`overview: ${SAMPLES} samples…`);
+    await getFleetOverview(viewer, { organizationId: org.id });
+    const overview: number[] = [];
+    let cells = 0;
+    for (let i = 0; i < SAMPLES; i++) {
+      const t = performance.now();
+      const grid = await getFleetOverview(viewer, { organizationId: org.id });
+      overview.push(performance.now() - t);
+      cells = grid.projects.reduce((n, p) => n + Object.keys(p.cells).length, 0);
+    }
+    log(`provider page: ${SAMPLES} samples…`);
+    const page: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const project = projects[i % projects.length] as { id: string };
+      const provider = PROVIDERS[i % PROVIDERS.length] as string;
+      const t = performance.now();
+      await getProviderHealth(viewer, { projectId: project.id, provider, days: 90 });
+      page.push(performance.now() - t);
+    }
+
+    let live: number[] = [];
+    if (!flags["no-browser"]) {
+      log("live: production dashboard + Chromium on /fleet…");
+      live = await measureLiveUpdates({
+        ctx,
+        organizationId: org.id,
+        project: projects[1] as { id: string; apiKey: string },
+        provider: PROVIDERS[1] as string,
+        sdkBaseUrl: baseUrl,
+        env: { DATABASE_URL: databaseUrl, REDIS_URL: redis.url },
+        updates: Number(flags.updates),
+        cleanups,
+      });
+    }
+
+    const result = {
+      snapshots,
+      instances: fleet?.instances,
+      reporting_projects: fleet?.projects,
+      cells,
+      overview_ms: { p50: pct(overview, 50), p95: pct(overview, 95), target: 300 },
+      provider_page_ms: { p50: pct(page, 50), p95: pct(page, 95), target: 300 },
+      live_update_ms: live.length
+        ? { p50: pct(live, 50), p95: pct(live, 95), n: live.length, target: 2000 }
+        : null,
+    };
+    const row = (name: string, r: { p50: number; p95: number; target: number } | null) =>
+      r
+        ? `${name.padEnd(26)} p50 ${r.p50.toFixed(1).padStart(8)} ms   p95 ${r.p95.toFixed(1).padStart(8)} ms   target ≤ ${r.target} ms   ${r.p95 <= r.target ? "PASS" : "FAIL"}`
+        : `${name.padEnd(26)} skipped`;
+    log("");
+    log(
+      `bench:fleet — ${snapshots} snapshots (${fleet?.instances} instances × ${fleet?.providers} providers over ${fleet?.projects} reporting projects of ${projects.length}), ${cells} cells`,
+    );
+    log(row("overview (server)", result.overview_ms));
+    log(row("provider page (server)", result.provider_page_ms));
+    log(row("report → page update", result.live_update_ms));
+    process.stdout.write(`JSON ${JSON.stringify(result)}\n`);
+    mkdirSync(path.join(here, "results"), { recursive: true });
+    writeFileSync(path.join(here, "results", "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    log(`bench:fleet failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);
