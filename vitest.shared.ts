@@ -24,6 +24,8 @@ export function packageConfig() {
             include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
             exclude: ["**/*.int.test.ts", "**/node_modules/**"],
             env: testEnv,
+            // Property tests run hundreds of cases; on a shared 2-core runner 5 s is a coin toss.
+            testTimeout: 20_000,
           },
         },
         {
