@@ -149,7 +149,9 @@ function Allowance({ settings: s }: { settings: WebhookSettings }) {
     <span data-testid="endpoint-allowance">
       {s.maxEndpoints === null
         ? `${s.endpointCount} endpoint${s.endpointCount === 1 ? "" : "s"} (no limit on your plan)`
-        : `${s.endpointCount} of ${s.maxEndpoints} endpoint${s.maxEndpoints === 1 ? "" : "s"} your plan allows`}
+        : s.maxEndpoints === 0
+          ? "Your plan includes no webhook endpoints"
+          : `${s.endpointCount} of ${s.maxEndpoints} endpoint${s.maxEndpoints === 1 ? "" : "s"} your plan allows`}
       {s.backend === "svix" ? " · delivered by Svix" : ""}
     </span>
   );
