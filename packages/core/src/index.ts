@@ -58,6 +58,7 @@ export * from "./tenancy/get-organization";
 export * from "./tenancy/list-memberships";
 export * from "./tenancy/list-tenancy";
 export * from "./tenancy/revoke-api-key";
+export * from "./validation/text-rules";
 export * from "./webhooks/builtin-delivery";
 export * from "./webhooks/create-webhook-endpoint";
 export * from "./webhooks/delete-webhook-endpoint";

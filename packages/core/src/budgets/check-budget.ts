@@ -42,7 +42,7 @@ const isTagRecord = (v: unknown): v is Record<string, string> => {
   if (typeof v !== "object" || v === null) return false;
   const proto = Object.getPrototypeOf(v);
   if ((proto !== Object.prototype && proto !== null) || Object.hasOwn(v, "__proto__")) return false;
-  for (const k in v) if (typeof (v as Record<string, unknown>)[k] !== "string") return false;
+  for (const k of Object.keys(v)) if (typeof (v as Record<string, unknown>)[k] !== "string") return false;
   return true;
 };
 

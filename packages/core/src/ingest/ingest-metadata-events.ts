@@ -1,6 +1,7 @@
 import type { Pool } from "pg";
 import type { Logger } from "pino";
 import { admitTagSets, type KnownTagValues } from "./tag-policy";
+import { tagsProblem } from "../validation/text-rules";
 
 /** A timestamp at µs precision (parsed by the transport; see packages/wire). */
 export interface EventInstant {
@@ -104,25 +105,6 @@ export const KNOWN_SERVICE_TIERS = new Set([
 // A model id is plausible when it is printable, starts with a letter or digit and has no spaces:
 // covers dated snapshots, "org/model", "llama3:8b", Bedrock ids and ARNs.
 const PLAUSIBLE_MODEL_RE = /^[A-Za-z0-9][\x21-\x7e]*$/;
-
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why an event's tags break the tag policy (10 keys, key 1–64, value ≤256, strings, no NUL). */
-function tagsProblem(value: unknown): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
-  const keys = Object.keys(value);
-  if (keys.length > 10) return "at most 10 tags per event";
-  for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (k.length < 1 || k.length > 64) return "tag keys must be 1-64 characters";
-    if (typeof v !== "string") return "tag values must be strings";
-    if (v.length > 256) return "tag values must be at most 256 characters";
-    if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
-    // Postgres cannot store an unpaired UTF-16 surrogate (JSON can express one as a \u escape).
-    if (UNPAIRED_SURROGATE.test(k) || UNPAIRED_SURROGATE.test(v)) return "tags must be valid Unicode text";
-  }
-  return null;
-}
 
 /** The run an event belongs to: its own, or the SDK instance's daily auto run (UTC date). */
 export function runIdOf(e: Pick<IngestEvent, "agent_run_id" | "sdk_instance_id" | "timestamp">): string {
