@@ -8,11 +8,11 @@ import {
   selectorMatches,
   type TagRuleRuntime,
 } from "./budget-runtime";
-import { type BudgetKeys, budgetKeys } from "./keys";
 import { CHECK_SCRIPT, runBudgetScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
+import { type BudgetKeys, budgetKeys } from "./redis-keys";
 import { currentWindowKeys, PERIOD_CODE, PERIODS, type Period } from "./windows";
 
 export const checkBudgetInput = z.object({

@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
 import type { Logger } from "pino";
-import { admitTagSets, type KnownTagValues } from "./tag-policy";
 import { tagsProblem } from "../validation/text-rules";
+import { admitTagSets, type KnownTagValues } from "./tag-policy";
 
 /** A timestamp at µs precision (parsed by the transport; see packages/wire). */
 export interface EventInstant {

@@ -7,11 +7,11 @@ import { InvalidationBus } from "../cache/invalidating-cache";
 import { systemCtx } from "../context";
 import { createEntitlementCache, invalidateEntitlements } from "../entitlements/entitlement-cache";
 import { newId } from "../ids";
-import { createApiKey } from "../tenancy/create-api-key";
 import { createOrganization } from "../tenancy/create-organization";
 import { createProject } from "../tenancy/create-project";
-import { revokeApiKey } from "../tenancy/revoke-api-key";
 import { bearerKey, createApiKeyAuthenticator } from "./authenticate-api-key";
+import { createApiKey } from "./create-api-key";
+import { revokeApiKey } from "./revoke-api-key";
 
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@breakwater/db";
 import type { Logger } from "pino";
 import { InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
-import { API_KEY_RE, hashApiKey } from "../tenancy/api-key-format";
+import { API_KEY_RE, hashApiKey } from "./api-key-format";
 import { API_KEY_CACHE } from "./invalidate-api-key";
 
 /** What the hot path needs to know about a key; cached per process by the key's hash. */
