@@ -3,6 +3,7 @@ export * from "./api-keys/api-key-format";
 export * from "./api-keys/authenticate-api-key";
 export * from "./api-keys/create-api-key";
 export * from "./api-keys/invalidate-api-key";
+export * from "./api-keys/known-key-hashes";
 export * from "./api-keys/revoke-api-key";
 export * from "./api-keys/track-key-usage";
 export * from "./audit/record-audit";

@@ -12,8 +12,12 @@
  * round by round so background load on a shared machine hits both alike. Bounded (< 3 min), and
  * every process it starts is stopped on exit.
  *
+ * `--only flood` instead: a legitimate project's open-loop checks alone and beside a concurrent
+ * flood of keyless and made-up-key requests (from a second generator process), interleaved round
+ * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
+ *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
- *        --only check|ingest, --out <file> (default results/latest.json).
+ *        --only check|ingest|flood, --out <file> (default results/latest.json).
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -38,7 +42,7 @@ import { createToolDeps } from "../../src/deps";
 import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
 import { measureCpu, unlinkKeys } from "./cpu";
-import type { ClosedResult, IngestRunResult, Job, OpenResult } from "./loadgen";
+import type { ClosedResult, FloodResult, IngestRunResult, Job, OpenResult } from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
 import { checkBodies } from "./workload";
 
@@ -50,9 +54,9 @@ const { values: flags } = parseArgs({
     out: { type: "string", default: path.join(here, "results", "latest.json") },
   },
 });
-const only = flags.only as "check" | "ingest" | undefined;
-if (only !== undefined && only !== "check" && only !== "ingest") {
-  process.stderr.write("--only takes check or ingest\n");
+const only = flags.only as "check" | "ingest" | "flood" | undefined;
+if (only !== undefined && only !== "check" && only !== "ingest" && only !== "flood") {
+  process.stderr.write("--only takes check, ingest or flood\n");
   process.exit(2);
 }
 
@@ -72,7 +76,9 @@ const PLAN = {
   },
   closed: { connections: 32, rounds: 4, seconds: 3 },
   ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: 4 },
-  targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5 },
+  // 1,000 keyless + 1,000 made-up-key requests per second beside the legitimate project's checks.
+  flood: { legitRate: 1000, floodRate: 2000, seconds: 2, rounds: 8, warmupSeconds: 2 },
+  targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5, floodP99Ratio: 2 },
   deadlineSeconds: 175,
 } as const;
 const PORTS = { breakwater: 3610, bare: 3611 } as const;
@@ -509,7 +515,97 @@ async function main() {
   const order = (round: number) => (round % 2 === 0 ? servers : [...servers].reverse());
   const results: Record<string, unknown> = {};
 
-  if (only !== "ingest") {
+  /**
+   * The legitimate project's p99 alone and beside the flood, in interleaved round pairs (which goes
+   * first alternates). The flood comes from its own generator process, so the legitimate
+   * generator's schedule is not disturbed by producing it.
+   */
+  async function floodPhase() {
+    const { legitRate, floodRate, seconds, rounds, warmupSeconds } = PLAN.flood;
+    const flooder = fork(path.join(here, "loadgen.ts"), [], {
+      cwd: repoRoot,
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    children.push(flooder);
+    const floodJob = (secs: number): Promise<FloodResult> =>
+      new Promise((resolve, reject) => {
+        flooder.once("message", (m: { ok: boolean; result?: FloodResult; error?: string }) =>
+          m.ok ? resolve(m.result!) : reject(new Error(`flood generator: ${m.error}`)),
+        );
+        flooder.send({
+          op: "flood",
+          port: PORTS.breakwater,
+          path: CHECK_PATH,
+          bodies,
+          rate: floodRate,
+          seconds: secs,
+        });
+      });
+    const legit = (secs: number) =>
+      send<OpenResult>({
+        op: "open",
+        port: PORTS.breakwater,
+        path: CHECK_PATH,
+        headers,
+        bodies,
+        rate: legitRate,
+        seconds: secs,
+      });
+    log(`flood: warm-up ${warmupSeconds} s (legitimate checks, then the flood alone)…`);
+    await legit(warmupSeconds);
+    await floodJob(1);
+    log(
+      `flood: ${rounds} round pairs of ${seconds} s — ${legitRate} legitimate checks/s alone, then beside ${floodRate / 2} keyless + ${floodRate / 2} made-up-key req/s…`,
+    );
+    const alone: OpenResult[] = [];
+    const flooded: OpenResult[] = [];
+    const floodStatuses: Record<string, number> = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const withFlood of round % 2 === 0 ? [false, true] : [true, false]) {
+        await sleep(300);
+        if (!withFlood) {
+          alone.push(await legit(seconds));
+          continue;
+        }
+        // The flood starts first and outlasts the measured stretch on both ends.
+        const f = floodJob(seconds + 0.6);
+        await sleep(300);
+        flooded.push(await legit(seconds));
+        const fr = await f;
+        for (const [k, n] of Object.entries(fr.statuses)) floodStatuses[k] = (floodStatuses[k] ?? 0) + n;
+      }
+    }
+    flooder.send({ op: "exit" });
+    const a = latencyOf(alone);
+    const b = latencyOf(flooded);
+    const pairRatios = b.roundsP99.map((p, i) => p / a.roundsP99[i]!);
+    const medianPairRatio = median(pairRatios);
+    log(
+      `flood: legitimate p99 ${a.p99.toFixed(2)} ms alone, ${b.p99.toFixed(2)} ms beside the flood (pooled ratio ${(b.p99 / a.p99).toFixed(2)}, median of round pairs ${medianPairRatio.toFixed(2)}; target ≤ ${PLAN.targets.floodP99Ratio})`,
+    );
+    log(
+      `flood: round-pair ratios ${pairRatios.map((r) => r.toFixed(2)).join(" ")}; flood answers ${JSON.stringify(floodStatuses)}`,
+    );
+    return {
+      legit_rate: legitRate,
+      flood_rate: floodRate,
+      seconds_per_round: seconds,
+      rounds,
+      alone: a,
+      flooded: b,
+      flood_statuses: floodStatuses,
+      p99_ratio: b.p99 / a.p99,
+      p99_ratio_by_round: pairRatios.map(r2),
+      p99_ratio_median_of_rounds: medianPairRatio,
+      target_p99_ratio_max: PLAN.targets.floodP99Ratio,
+      pass: medianPairRatio <= PLAN.targets.floodP99Ratio && b.ok === b.sent,
+    };
+  }
+
+  if (only === "flood") results.flood = await floodPhase();
+
+  if (only !== "ingest" && only !== "flood") {
     const { rate, seconds, warmupSeconds, cleanRounds, minCleanRounds, maxRounds, maxSendLagMs } = PLAN.open;
     log(`check: warm-up ${warmupSeconds} s at ${rate} req/s per server…`);
     for (const s of servers) {
@@ -624,7 +720,7 @@ async function main() {
     };
   }
 
-  if (only !== "check") {
+  if (only !== "check" && only !== "flood") {
     const { sizes, rounds, seconds, concurrency } = PLAN.ingest;
     const ingest: Record<string, unknown> = {};
     let reported = 0;
@@ -804,6 +900,16 @@ interface Report {
     pass: boolean;
   };
   ingest?: Record<string, unknown> & { durable: boolean; stored_rows: number; counted_events: number };
+  flood?: {
+    legit_rate: number;
+    flood_rate: number;
+    alone: Latency;
+    flooded: Latency;
+    p99_ratio: number;
+    p99_ratio_median_of_rounds: number;
+    target_p99_ratio_max: number;
+    pass: boolean;
+  };
   wall_seconds: number;
 }
 
@@ -874,6 +980,26 @@ function printTable(r: Report) {
       c.ratio.toFixed(2),
       `≥ ${c.target_ratio_min.toFixed(2)}`,
       verdict(c.pass),
+    );
+  }
+  const f = r.flood;
+  if (f) {
+    row(`legit ${f.legit_rate}/s p99 (ms), flood`, f.flooded.p99.toFixed(2), "", "", "", "");
+    row(
+      `legit ${f.legit_rate}/s p99 (ms), alone`,
+      f.alone.p99.toFixed(2),
+      "",
+      f.p99_ratio.toFixed(2),
+      "",
+      "",
+    );
+    row(
+      "legit p99 flood/alone by round ¹",
+      median(f.flooded.roundsP99).toFixed(2),
+      median(f.alone.roundsP99).toFixed(2),
+      f.p99_ratio_median_of_rounds.toFixed(2),
+      `≤ ${f.target_p99_ratio_max.toFixed(2)}`,
+      verdict(f.pass),
     );
   }
   for (const [size, e] of ingestEntries(r)) {

@@ -272,7 +272,7 @@ export async function ingestMetadataEvents(
   return result;
 }
 
-const COLUMNS = [
+export const INGEST_COLUMNS = [
   ["call_id", "uuid"],
   ["attempt_index", "int"],
   ["timestamp", "timestamptz"],
@@ -341,7 +341,7 @@ const ALWAYS = new Set([
  * runs of exactly the rows that went in are upserted in the same statement (so a replayed batch
  * never double counts a run). Runs are upserted in id order to keep lock order stable.
  */
-function insertSql(columns: (typeof COLUMNS)[number][]): string {
+function insertSql(columns: (typeof INGEST_COLUMNS)[number][]): string {
   const names: string[] = columns.map(([c]) => c);
   const has = (c: string) => names.includes(c);
   const flags = has("velocity_flags")
@@ -383,7 +383,38 @@ WITH v AS (
 SELECT call_id::text AS call_id, attempt_index FROM ins`;
 }
 
-const sqlCache = new Map<string, { name: string; text: string }>();
+/** Column sets that get a named (prepared once per connection) statement; the rest run unnamed. */
+export const NAMED_INSERTS_MAX = 32;
+const sqlCache = new Map<string, { name?: string; text: string }>();
+const unnamedSql = new Map<string, string>();
+
+/**
+ * The insert for one set of used columns (`used[j]` for INGEST_COLUMNS[j]). A named statement is parsed
+ * and planned once per connection, not once per batch (that planning is most of a small batch's
+ * cost), so the common column sets get one each — but every combination of optional columns is a
+ * distinct set (up to 2^22), and each name lives on every pooled connection, in the driver and in
+ * Postgres, until it closes. So at most NAMED_INSERTS_MAX sets are named, first come first served;
+ * names are never reused for other text. Beyond that the statement runs unnamed (planned per batch),
+ * and only a bounded number of those texts is kept.
+ */
+export function insertStatement(used: readonly boolean[]): { name?: string; text: string } {
+  const signature = used.map((u) => (u ? "1" : "0")).join("");
+  const named = sqlCache.get(signature);
+  if (named) return named;
+  const columns = INGEST_COLUMNS.filter((_, j) => used[j]);
+  if (sqlCache.size < NAMED_INSERTS_MAX) {
+    const stmt = { name: `bw_ingest_${sqlCache.size}`, text: insertSql(columns) };
+    sqlCache.set(signature, stmt);
+    return stmt;
+  }
+  let text = unnamedSql.get(signature);
+  if (text === undefined) {
+    if (unnamedSql.size >= 256) unnamedSql.clear();
+    text = insertSql(columns);
+    unnamedSql.set(signature, text);
+  }
+  return { text };
+}
 
 async function insertEvents(
   pg: Pool,
@@ -393,8 +424,8 @@ async function insertEvents(
   cost: (bigint | null)[],
   avoided: (bigint | null)[],
 ): Promise<Set<string>> {
-  const cols: unknown[][] = COLUMNS.map(() => new Array(rows.length));
-  const used = COLUMNS.map(([c]) => ALWAYS.has(c));
+  const cols: unknown[][] = INGEST_COLUMNS.map(() => new Array(rows.length));
+  const used = INGEST_COLUMNS.map(([c]) => ALWAYS.has(c));
   rows.forEach((i, k) => {
     const e = events[i]!;
     const c = cost[k] ?? null;
@@ -447,17 +478,9 @@ async function insertEvents(
     }
   });
   // velocity_flags is NOT NULL (default '{}'): when some rows carry flags, the others send '{}'.
-  const flagsAt = COLUMNS.findIndex(([c]) => c === "velocity_flags");
+  const flagsAt = INGEST_COLUMNS.findIndex(([c]) => c === "velocity_flags");
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
-  const columns = COLUMNS.filter((_, j) => used[j]);
-  const signature = used.map((u) => (u ? "1" : "0")).join("");
-  let stmt = sqlCache.get(signature);
-  if (!stmt) {
-    // A named statement is parsed and planned once per connection, not once per batch (that
-    // planning is most of a small batch's cost); one name per column set.
-    stmt = { name: `bw_ingest_${sqlCache.size}`, text: insertSql(columns) };
-    sqlCache.set(signature, stmt);
-  }
+  const stmt = insertStatement(used);
   const params = [projectId, ...cols.filter((_, j) => used[j])];
   // Two batches carrying the same events in different orders can deadlock on the unique indexes;
   // Postgres aborts one of them, and running it again is all it takes.

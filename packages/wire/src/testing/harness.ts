@@ -34,7 +34,7 @@ export async function startHarness(overrides: Partial<Record<string, string>> = 
     catalogue: PriceCatalogue.fromCards(SEED_PRICE_CARDS),
     redisBootWaitMs: 1500,
   });
-  const server = createWireServer(runtime.dispatch, log);
+  const server = createWireServer(runtime.dispatch, { log });
   await listenInRange(server);
   const { port } = server.address() as AddressInfo;
   return {
