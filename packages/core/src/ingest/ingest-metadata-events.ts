@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import type { Logger } from "pino";
+import { nanosToDecimalString } from "../budgets/money";
 import { tagsProblem } from "../validation/text-rules";
 import { admitTagSets, type KnownTagValues } from "./tag-policy";
 
@@ -110,13 +111,6 @@ const PLAUSIBLE_MODEL_RE = /^[A-Za-z0-9][\x21-\x7e]*$/;
 export function runIdOf(e: Pick<IngestEvent, "agent_run_id" | "sdk_instance_id" | "timestamp">): string {
   if (e.agent_run_id) return e.agent_run_id;
   return `_auto-${e.sdk_instance_id}-${e.timestamp.iso.slice(0, 10)}`;
-}
-
-/** Nano-dollars as an exact decimal string (USD). */
-export function nanosToDecimal(n: bigint): string {
-  const neg = n < 0n;
-  const abs = neg ? -n : n;
-  return `${neg ? "-" : ""}${abs / 1_000_000_000n}.${(abs % 1_000_000_000n).toString().padStart(9, "0")}`;
 }
 
 const INT32_MAX = 2_147_483_647;
@@ -468,8 +462,8 @@ async function insertEvents(
       flags,
       e.receipt_aggregate_count ?? null,
       e.receipt_pricing_input_tokens ?? null,
-      c === null ? null : nanosToDecimal(c),
-      a === null ? null : nanosToDecimal(a),
+      c === null ? null : nanosToDecimalString(c),
+      a === null ? null : nanosToDecimalString(a),
       priced,
     ];
     for (let j = 0; j < values.length; j++) {
