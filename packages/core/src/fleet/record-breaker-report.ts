@@ -1,8 +1,8 @@
 import type { Tx } from "@breakwater/db";
 import { z } from "zod";
 import type { Deps } from "../context";
-import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { invalid } from "../errors";
+import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
