@@ -10,6 +10,7 @@ import {
   INGEST,
   post,
   startHarness,
+  storedCounts,
   surfaceReport,
   type Tenant,
   UNTRACKED,
@@ -33,17 +34,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function stored(): Promise<string> {
-  const [events, runs, surfaces, snapshots, transitions, tags] = await Promise.all([
-    h.db.metadataEvent.count({ where: { projectId: t.projectId } }),
-    h.db.agentRun.count({ where: { projectId: t.projectId } }),
-    h.db.untrackedSurfaceReport.count({ where: { projectId: t.projectId } }),
-    h.db.breakerSnapshot.count({ where: { projectId: t.projectId } }),
-    h.db.breakerTransition.count({ where: { projectId: t.projectId } }),
-    h.db.tagValue.count({ where: { organizationId: t.organizationId } }),
-  ]);
-  return JSON.stringify({ events, runs, surfaces, snapshots, transitions, tags });
-}
+const stored = () => storedCounts(h, t);
 
 /** A deep copy of `body` with an own, enumerable `name: "x"` added to the object at `at`. */
 function withKey(body: unknown, at: (string | number)[], name: string): unknown {

@@ -77,7 +77,7 @@ const PLAN = {
   closed: { connections: 32, rounds: 4, seconds: 3 },
   ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: 4 },
   // 1,000 keyless + 1,000 made-up-key requests per second beside the legitimate project's checks.
-  flood: { legitRate: 1000, floodRate: 2000, seconds: 2, rounds: 8, warmupSeconds: 2 },
+  flood: { legitRate: 300, floodRate: 2000, seconds: 2, rounds: 8, warmupSeconds: 2 },
   targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5, floodP99Ratio: 2 },
   deadlineSeconds: 175,
 } as const;
