@@ -26,6 +26,8 @@ interface Route<N extends string = string> {
   handle: Handler;
 }
 
+const ignore = () => undefined;
+
 /** One shared answer for every request refused from its header alone. */
 const REFUSED: Promise<WireResult> = Promise.resolve(unauthorized());
 
@@ -46,8 +48,14 @@ const post = <N extends string>(
     name,
     methods: ["POST"],
     path,
-    handle: (ctx, req, params) =>
-      ctx.auth.authenticate(req.headers.get("authorization")) === null ? REFUSED : guarded(ctx, req, params),
+    handle: (ctx, req, params) => {
+      const authed = ctx.auth.authenticate(req.headers.get("authorization"));
+      if (authed === null) return REFUSED;
+      // A lookup in flight: the gate awaits the same single-flight load and answers its failure
+      // (503 when Postgres is down); this copy of it must not surface as an unhandled rejection.
+      if (authed instanceof Promise) authed.catch(ignore);
+      return guarded(ctx, req, params);
+    },
   };
 };
 
