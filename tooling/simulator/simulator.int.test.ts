@@ -14,7 +14,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   runtime = await createWireRuntime(config);
-  server = createWireServer(runtime.handlers.dispatch, runtime.log);
+  server = createWireServer(runtime.dispatch, { log: runtime.log });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -36,6 +36,8 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Port of the lean SDK API server (the same handlers as the Next routes, without Next). */
   SDK_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  /** Open connections the lean SDK API server accepts at once; further ones are closed on arrival. */
+  SDK_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: urlWithScheme(["http", "https"]).default("http://localhost:3000"),

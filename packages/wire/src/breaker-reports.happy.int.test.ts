@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { breakerPath, createTenant, type Harness, post, startHarness } from "./testing/harness";
+import {
+  breakerPath,
+  breakerReport,
+  createTenant,
+  type Harness,
+  post,
+  startHarness,
+} from "./testing/harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,14 +19,7 @@ afterAll(async () => {
 describe("breaker reports", () => {
   it("accepts the key's project and keeps the newest report", async () => {
     const t = await createTenant(h);
-    const report = (at: string, state: string) => ({
-      provider: "openai",
-      state,
-      failure_count: 3,
-      success_count: 0,
-      reported_at: at,
-      sdk_instance_id: "inst-1",
-    });
+    const report = breakerReport;
     const ok = await post(h, breakerPath(t.projectId), report("2026-11-30T10:00:05.000Z", "open"), t.key);
     expect(ok.status).toBe(202);
     expect(ok.text).toBe('{"accepted":true}');

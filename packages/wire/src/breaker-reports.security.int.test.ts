@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { breakerPath, createTenant, type Harness, post, READ_ONLY, startHarness } from "./testing/harness";
+import {
+  breakerPath,
+  breakerReport,
+  createTenant,
+  type Harness,
+  post,
+  READ_ONLY,
+  startHarness,
+} from "./testing/harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,14 +21,7 @@ describe("breaker reports across tenants", () => {
   it("hides other tenants' projects and unknown ones alike", async () => {
     const t = await createTenant(h);
     const other = await createTenant(h);
-    const report = (at: string, state: string) => ({
-      provider: "openai",
-      state,
-      failure_count: 3,
-      success_count: 0,
-      reported_at: at,
-      sdk_instance_id: "inst-1",
-    });
+    const report = breakerReport;
     const foreign = await post(
       h,
       breakerPath(other.projectId),

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { newId, revokeApiKey } from "@breakwater/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -5,6 +6,7 @@ import {
   checkBody,
   createTenant,
   type Harness,
+  INGEST,
   INVALID_KEY,
   post,
   READ_ONLY,
@@ -99,5 +101,56 @@ describe("admission limit", () => {
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0]!.headers.get("retry-after")).toBe("1");
     expect(limited[0]!.text).toBe('{"detail":"Rate limit exceeded","retry_after":1}');
+  });
+});
+
+describe("unauthenticated load", () => {
+  /** Sends only the headers of a POST declaring `length` body bytes; resolves with the first answer bytes. */
+  function headersOnly(path: string, length: number, authorization?: string): Promise<string> {
+    const { hostname, port } = new URL(h.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error("no answer before the body was sent"));
+      }, 3000);
+      let answer = "";
+      socket.on("data", (c) => {
+        answer += c.toString("latin1");
+        if (answer.includes("\r\n\r\n")) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(answer);
+        }
+      });
+      socket.on("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${
+          authorization ? `Authorization: ${authorization}\r\n` : ""
+        }\r\n`,
+      );
+    });
+  }
+
+  it("a keyless or unknown-key request is a 401 before its 10 MiB body is sent", async () => {
+    const tenMiB = 10 * 1024 * 1024;
+    for (const authorization of [undefined, `Bearer sk_proj_${"c".repeat(64)}`, "Basic abc"]) {
+      const answer = await headersOnly(INGEST, tenMiB, authorization);
+      expect(answer.startsWith("HTTP/1.1 401 "), String(authorization)).toBe(true);
+    }
+  });
+
+  it("a flood of made-up well-formed keys is refused and never reaches the key cache", async () => {
+    const before = h.runtime.ctx.auth.cache.size;
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        post(h, CHECK, checkBody(), `sk_proj_${i.toString(16).padStart(64, "d")}`),
+      ),
+    );
+    for (const a of answers) expect(a.text).toBe(INVALID_KEY);
+    expect(h.runtime.ctx.auth.cache.size).toBe(before);
   });
 });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHECK, CONFIRM, checkBody, createTenant, type Harness, post, startHarness } from "./testing/harness";
+import {
+  CHECK,
+  CONFIRM,
+  checkBody,
+  confirmBody,
+  createTenant,
+  type Harness,
+  post,
+  startHarness,
+} from "./testing/harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,15 +22,7 @@ describe("confirm", () => {
   it("settles once; replays and new call ids on a settled reservation are 204", async () => {
     const t = await createTenant(h);
     const check = (await post(h, CHECK, checkBody(), t.key)).json() as { reservation_id: string };
-    const confirm = {
-      reservation_id: check.reservation_id,
-      model: "gpt-5.5",
-      provider: "openai",
-      modality: "text",
-      is_provider_fallback: false,
-      call_id: crypto.randomUUID(),
-      token_details: { input_tokens: 1000, output_tokens: 500 },
-    };
+    const confirm = confirmBody(check.reservation_id);
     const first = await post(h, CONFIRM, confirm, t.key);
     expect(first.status).toBe(204);
     expect(first.text).toBe("");

@@ -1,3 +1,5 @@
+import { isStorableText } from "@breakwater/core";
+
 /**
  * The part of a fetch `Request` the handlers use. A real `Request` satisfies it; the lean Node
  * server passes a lighter object with the same surface (building a full Request per call costs
@@ -88,7 +90,6 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 const U_ESCAPE = Buffer.from("\\u");
 const NUL_ESCAPE = Buffer.from("\\u0000");
 const SURROGATE_ESCAPES = [Buffer.from("\\ud"), Buffer.from("\\uD")];
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * True when the raw JSON may carry text Postgres cannot store: NUL, or a lone UTF-16 surrogate.
@@ -101,7 +102,7 @@ export function mayContainBadText(bytes: Uint8Array): boolean {
   return b.indexOf(NUL_ESCAPE) >= 0 || SURROGATE_ESCAPES.some((e) => b.indexOf(e) >= 0);
 }
 
-const badText = (s: string) => s.includes("\u0000") || LONE_SURROGATE.test(s);
+const badText = (s: string) => !isStorableText(s);
 
 /**
  * The location of the first string (value or key) holding NUL or a lone surrogate, or null.

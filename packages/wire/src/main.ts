@@ -5,7 +5,10 @@ import { createWireRuntime } from "./runtime";
 // The lean SDK API process: `npm run start -w @breakwater/wire` (SDK_PORT, default 3001).
 const config = loadConfigOrExit();
 const runtime = await createWireRuntime(config);
-const server = createWireServer(runtime.dispatch, runtime.log);
+const server = createWireServer(runtime.dispatch, {
+  log: runtime.log,
+  maxConnections: config.SDK_MAX_CONNECTIONS,
+});
 server.listen(config.SDK_PORT, config.HOST, () => {
   runtime.log.info({ port: config.SDK_PORT, host: config.HOST }, "SDK API listening");
 });

@@ -65,13 +65,33 @@ function write(res: ServerResponse, r: WireResult): void {
   res.end(r.body ?? undefined);
 }
 
+export interface WireServerOptions {
+  log?: Logger;
+  /** Open connections at once; further ones are closed on arrival (default 10,000). */
+  maxConnections?: number;
+  /** Milliseconds a client has to send a request's headers (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Milliseconds a client has to send a whole request (default 30 s). */
+  requestTimeoutMs?: number;
+}
+
 /**
  * The lean SDK API server: node:http in front of the very same handler functions the Next.js
  * routes mount — no framework between the socket and the handler, which is what the budget
- * check's latency budget wants.
+ * check's latency budget wants. Bounded against unauthenticated load: a connection cap, and
+ * clients that trickle headers or bodies are cut off. A request refused from its headers (401)
+ * is answered at once; Node discards the unread body without buffering it.
  */
-export function createWireServer(dispatch: (req: WireRequest) => Promise<WireResult>, log?: Logger): Server {
-  const server = createServer((msg, res) => {
+export function createWireServer(
+  dispatch: (req: WireRequest) => Promise<WireResult>,
+  opts: WireServerOptions = {},
+): Server {
+  const { log } = opts;
+  const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  // Node enforces both timeouts on a sweep (every 30 s by default): a sweep every second, so a
+  // slow client is cut off near its deadline rather than up to 30 s later.
+  const connectionsCheckingInterval = Math.min(1_000, Math.max(50, headersTimeout / 4));
+  const server = createServer({ connectionsCheckingInterval }, (msg, res) => {
     dispatch(new NodeWireRequest(msg)).then(
       (r) => write(res, r),
       (err: unknown) => {
@@ -83,7 +103,10 @@ export function createWireServer(dispatch: (req: WireRequest) => Promise<WireRes
   });
   // Longer than common load-balancer idle timeouts, so the balancer closes idle connections first.
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  // Since Node 18 the headers timer runs from a request's first byte, not from the idle socket:
+  // it need not exceed keepAliveTimeout, and a slow-headers client holds a socket for this long.
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = opts.requestTimeoutMs ?? 30_000;
+  server.maxConnections = opts.maxConnections ?? 10_000;
   return server;
 }

@@ -173,6 +173,11 @@ export function openApiDocument(): Json {
               description: "Project not found (or not the key's project)",
               content: content("Detail"),
             },
+            "422": {
+              description:
+                "Validation error (FastAPI envelope), including reported_at more than 5 minutes ahead of the server's clock",
+              content: content("ValidationError"),
+            },
           },
         ),
         parameters: [{ name: "project_id", in: "path", required: true, schema: { type: "string" } }],

@@ -149,7 +149,10 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   // this the outbox sweeper would still deliver them, but seconds later.
   const jobs = createJobsClient(config);
 
-  const auth = createApiKeyAuthenticator({ db, bus, log });
+  // Keys outside the in-process set of live key hashes are refused without I/O (a flood of made-up
+  // keys must not reach Postgres or evict real keys from the cache).
+  const auth = createApiKeyAuthenticator({ db, bus, log, knownKeys: true });
+  await within(auth.start(), bootWait);
   const usage = createKeyUsageTracker({ db, log });
   const entitlements = createEntitlementCache({ db, bus, log });
   const admission = createAdmissionLimiter({ redis, log });
@@ -185,6 +188,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     fetch: (name) => fetchRoute(ctx, name),
     log,
     async close() {
+      auth.stop();
       await Promise.allSettled([usage.stop(), within(admission.stop(), 500)]);
       // Unsubscribing waits on a connection that may be down: bounded, then dropped.
       await within(unsubscribePrices?.().catch(() => undefined) ?? Promise.resolve(), 500);

@@ -11,6 +11,7 @@ import {
   INGEST,
   post,
   startHarness,
+  storedCounts,
   surfaceReport,
   type Tenant,
   UNTRACKED,
@@ -29,17 +30,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function snapshot(): Promise<string> {
-  const [events, runs, surfaces, snapshots, transitions, tags] = await Promise.all([
-    h.db.metadataEvent.count({ where: { projectId: t.projectId } }),
-    h.db.agentRun.count({ where: { projectId: t.projectId } }),
-    h.db.untrackedSurfaceReport.count({ where: { projectId: t.projectId } }),
-    h.db.breakerSnapshot.count({ where: { projectId: t.projectId } }),
-    h.db.breakerTransition.count({ where: { projectId: t.projectId } }),
-    h.db.tagValue.count({ where: { organizationId: t.organizationId } }),
-  ]);
-  return JSON.stringify({ events, runs, surfaces, snapshots, transitions, tags });
-}
+const snapshot = () => storedCounts(h, t);
 
 const RUNS = Number(process.env.WIRE_PROPERTY_RUNS ?? 100);
 

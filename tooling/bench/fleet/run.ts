@@ -150,7 +150,7 @@ async function main() {
 
     // The SDK API in this process, on the private Redis.
     const runtime = await createWireRuntime(config);
-    const server = createWireServer(runtime.handlers.dispatch, runtime.log);
+    const server = createWireServer(runtime.dispatch, { log: runtime.log });
     const sdkPort = await freePort(3600, 3699);
     await new Promise<void>((r) => server.listen(sdkPort, "127.0.0.1", () => r()));
     cleanups.push(async () => {

@@ -52,7 +52,21 @@ export type Job =
       concurrency: number;
       seconds: number;
     }
+  | {
+      /** Unauthenticated load: requests without a key and with made-up keys, alternately. */
+      op: "flood";
+      port: number;
+      path: string;
+      bodies: string[];
+      rate: number;
+      seconds: number;
+    }
   | { op: "exit" };
+
+export interface FloodResult {
+  sent: number;
+  statuses: Record<string, number>;
+}
 
 export interface OpenResult {
   /** Milliseconds from each request's scheduled send time to its complete response. */
@@ -168,6 +182,42 @@ async function openLoop(job: Extract<Job, { op: "open" }>): Promise<OpenResult> 
         post(job.port, job.path, job.headers, job.bodies[i % job.bodies.length]!).then((r) =>
           finish(i, due, r.status),
         );
+      }
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
+    };
+    setTimeout(tick, 5);
+  });
+}
+
+/** Keyless and made-up-key requests at `rate` (open loop, half each); a fresh key per request. */
+async function flood(job: Extract<Job, { op: "flood" }>): Promise<FloodResult> {
+  const total = Math.round(job.rate * job.seconds);
+  const interval = 1000 / job.rate;
+  const statuses: Record<string, number> = {};
+  const salt = Math.floor(Math.random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, "0");
+  let done = 0;
+  const start = performance.now() + 5;
+  let next = 0;
+  const keyless = { "content-type": "application/json" };
+  return new Promise((resolve) => {
+    const finish = (status: number) => {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (++done === total) resolve({ sent: total, statuses });
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && start + next * interval <= now) {
+        const i = next++;
+        const headers =
+          i % 2 === 0
+            ? keyless
+            : {
+                "content-type": "application/json",
+                authorization: `Bearer sk_proj_${salt}${i.toString(16).padStart(56, "0")}`,
+              };
+        post(job.port, job.path, headers, job.bodies[i % job.bodies.length]!).then((r) => finish(r.status));
       }
       if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
     };
@@ -367,6 +417,8 @@ async function run(job: Job): Promise<unknown> {
       return ingestHttp(job);
     case "ingest-sql":
       return ingestSql(job);
+    case "flood":
+      return flood(job);
     case "exit":
       for (const a of agents.values()) a.destroy();
       process.exit(0);

@@ -12,8 +12,12 @@
  * round by round so background load on a shared machine hits both alike. Bounded (< 3 min), and
  * every process it starts is stopped on exit.
  *
+ * `--only flood` instead: a legitimate project's open-loop checks alone and beside a concurrent
+ * flood of keyless and made-up-key requests (from a second generator process), interleaved round
+ * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
+ *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
- *        --only check|ingest|lease, --out <file> (default results/latest.json).
+ *        --only check|ingest|lease|flood, --out <file> (default results/latest.json).
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -39,7 +43,7 @@ import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
 import { measureCpu, unlinkKeys } from "./cpu";
 import { runLeaseWorkload } from "./lease";
-import type { ClosedResult, IngestRunResult, Job, OpenResult } from "./loadgen";
+import type { ClosedResult, FloodResult, IngestRunResult, Job, OpenResult } from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
 import { checkBodies } from "./workload";
 
@@ -51,9 +55,9 @@ const { values: flags } = parseArgs({
     out: { type: "string", default: path.join(here, "results", "latest.json") },
   },
 });
-const only = flags.only as "check" | "ingest" | "lease" | undefined;
-if (only !== undefined && only !== "check" && only !== "ingest" && only !== "lease") {
-  process.stderr.write("--only takes check, ingest or lease\n");
+const only = flags.only as "check" | "ingest" | "lease" | "flood" | undefined;
+if (only !== undefined && !["check", "ingest", "lease", "flood"].includes(only)) {
+  process.stderr.write("--only takes check, ingest, lease or flood\n");
   process.exit(2);
 }
 
@@ -73,7 +77,9 @@ const PLAN = {
   },
   closed: { connections: 32, rounds: 4, seconds: 3 },
   ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: 4 },
-  targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5 },
+  // 1,000 keyless + 1,000 made-up-key requests per second beside the legitimate project's checks.
+  flood: { legitRate: 300, floodRate: 2000, seconds: 2, rounds: 8, warmupSeconds: 2 },
+  targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5, floodP99Ratio: 2 },
   deadlineSeconds: 175,
 } as const;
 const PORTS = { breakwater: 3610, bare: 3611 } as const;
@@ -510,11 +516,112 @@ async function main() {
   const order = (round: number) => (round % 2 === 0 ? servers : [...servers].reverse());
   const results: Record<string, unknown> = {};
 
+  /**
+   * The legitimate project's p99 alone and beside the flood, in interleaved round pairs (which goes
+   * first alternates). The flood comes from its own generator process, so the legitimate
+   * generator's schedule is not disturbed by producing it.
+   */
+  async function floodPhase() {
+    const { legitRate, floodRate, seconds, rounds, warmupSeconds } = PLAN.flood;
+    const flooder = fork(path.join(here, "loadgen.ts"), [], {
+      cwd: repoRoot,
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    children.push(flooder);
+    const floodJob = (secs: number): Promise<FloodResult> =>
+      new Promise((resolve, reject) => {
+        flooder.once("message", (m: { ok: boolean; result?: FloodResult; error?: string }) =>
+          m.ok ? resolve(m.result!) : reject(new Error(`flood generator: ${m.error}`)),
+        );
+        flooder.send({
+          op: "flood",
+          port: PORTS.breakwater,
+          path: CHECK_PATH,
+          bodies,
+          rate: floodRate,
+          seconds: secs,
+        });
+      });
+    const legit = (secs: number) =>
+      send<OpenResult>({
+        op: "open",
+        port: PORTS.breakwater,
+        path: CHECK_PATH,
+        headers,
+        bodies,
+        rate: legitRate,
+        seconds: secs,
+      });
+    log(`flood: warm-up ${warmupSeconds} s (legitimate checks, then the flood alone)…`);
+    await legit(warmupSeconds);
+    await floodJob(1);
+    log(
+      `flood: ${rounds} round pairs of ${seconds} s — ${legitRate} legitimate checks/s alone, then beside ${floodRate / 2} keyless + ${floodRate / 2} made-up-key req/s…`,
+    );
+    const alone: OpenResult[] = [];
+    const flooded: OpenResult[] = [];
+    const floodStatuses: Record<string, number> = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const withFlood of round % 2 === 0 ? [false, true] : [true, false]) {
+        await sleep(300);
+        if (!withFlood) {
+          alone.push(await legit(seconds));
+          continue;
+        }
+        // The flood starts first and outlasts the measured stretch on both ends.
+        const f = floodJob(seconds + 0.6);
+        await sleep(300);
+        flooded.push(await legit(seconds));
+        const fr = await f;
+        for (const [k, n] of Object.entries(fr.statuses)) floodStatuses[k] = (floodStatuses[k] ?? 0) + n;
+      }
+    }
+    flooder.send({ op: "exit" });
+    const a = latencyOf(alone);
+    const b = latencyOf(flooded);
+    const pairRatios = b.roundsP99.map((p, i) => p / a.roundsP99[i]!);
+    const medianPairRatio = median(pairRatios);
+    // As in the open loop: a pair counts only when the legitimate generator kept its schedule on
+    // both sides; with fewer than half the pairs clean the machine decided the p99, not the server.
+    const { maxSendLagMs } = PLAN.open;
+    const cleanPairs = alone.filter(
+      (r, i) => r.sendLagP99 <= maxSendLagMs && flooded[i]!.sendLagP99 <= maxSendLagMs,
+    ).length;
+    const inconclusive = cleanPairs < rounds / 2;
+    log(
+      `flood: legitimate p99 ${a.p99.toFixed(2)} ms alone, ${b.p99.toFixed(2)} ms beside the flood (pooled ratio ${(b.p99 / a.p99).toFixed(2)}, median of round pairs ${medianPairRatio.toFixed(2)}; target ≤ ${PLAN.targets.floodP99Ratio})`,
+    );
+    log(
+      `flood: ${cleanPairs} of ${rounds} pairs clean (legitimate generator send lag p99 ≤ ${maxSendLagMs} ms on both sides; alone ${a.sendLagP99.toFixed(1)} ms, flooded ${b.sendLagP99.toFixed(1)} ms)${inconclusive ? ": machine too busy, verdict INCONCLUSIVE" : ""}`,
+    );
+    log(
+      `flood: round-pair ratios ${pairRatios.map((r) => r.toFixed(2)).join(" ")}; flood answers ${JSON.stringify(floodStatuses)}`,
+    );
+    return {
+      legit_rate: legitRate,
+      flood_rate: floodRate,
+      seconds_per_round: seconds,
+      rounds,
+      alone: a,
+      flooded: b,
+      flood_statuses: floodStatuses,
+      p99_ratio: b.p99 / a.p99,
+      p99_ratio_by_round: pairRatios.map(r2),
+      p99_ratio_median_of_rounds: medianPairRatio,
+      target_p99_ratio_max: PLAN.targets.floodP99Ratio,
+      clean_pairs: cleanPairs,
+      pass: inconclusive ? null : medianPairRatio <= PLAN.targets.floodP99Ratio && b.ok === b.sent,
+    };
+  }
+
+  if (only === "flood") results.flood = await floodPhase();
+
   if (only === undefined || only === "lease") {
     results.lease = await runLeaseWorkload({ ports: PORTS, headers, log });
   }
 
-  if (only !== "ingest" && only !== "lease") {
+  if (only === undefined || only === "check") {
     const { rate, seconds, warmupSeconds, cleanRounds, minCleanRounds, maxRounds, maxSendLagMs } = PLAN.open;
     log(`check: warm-up ${warmupSeconds} s at ${rate} req/s per server…`);
     for (const s of servers) {
@@ -629,7 +736,7 @@ async function main() {
     };
   }
 
-  if (only !== "check" && only !== "lease") {
+  if (only === undefined || only === "ingest") {
     const { sizes, rounds, seconds, concurrency } = PLAN.ingest;
     const ingest: Record<string, unknown> = {};
     let reported = 0;
@@ -809,6 +916,16 @@ interface Report {
     pass: boolean;
   };
   ingest?: Record<string, unknown> & { durable: boolean; stored_rows: number; counted_events: number };
+  flood?: {
+    legit_rate: number;
+    flood_rate: number;
+    alone: Latency;
+    flooded: Latency;
+    p99_ratio: number;
+    p99_ratio_median_of_rounds: number;
+    target_p99_ratio_max: number;
+    pass: boolean | null;
+  };
   wall_seconds: number;
 }
 
@@ -879,6 +996,26 @@ function printTable(r: Report) {
       c.ratio.toFixed(2),
       `≥ ${c.target_ratio_min.toFixed(2)}`,
       verdict(c.pass),
+    );
+  }
+  const f = r.flood;
+  if (f) {
+    row(`legit ${f.legit_rate}/s p99 (ms), flood`, f.flooded.p99.toFixed(2), "", "", "", "");
+    row(
+      `legit ${f.legit_rate}/s p99 (ms), alone`,
+      f.alone.p99.toFixed(2),
+      "",
+      f.p99_ratio.toFixed(2),
+      "",
+      "",
+    );
+    row(
+      "legit p99 flood/alone by round ¹",
+      median(f.flooded.roundsP99).toFixed(2),
+      median(f.alone.roundsP99).toFixed(2),
+      f.p99_ratio_median_of_rounds.toFixed(2),
+      `≤ ${f.target_p99_ratio_max.toFixed(2)}`,
+      verdict(f.pass),
     );
   }
   for (const [size, e] of ingestEntries(r)) {

@@ -29,3 +29,26 @@ describe("admission limiter (one replica)", () => {
     await limiter.stop();
   });
 });
+
+describe("admission limiter memory", () => {
+  it("tracks only the projects active lately, however many have been seen", async () => {
+    const limiter = createAdmissionLimiter({});
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 20_000; i++) {
+      limiter.admit(`proj_${i}`, 100, t0 + (i % 1000));
+      limiter.quota(`proj_${i}`, 100, t0 + (i % 1000));
+    }
+    expect(limiter.tracked()).toEqual({ windows: 20_000, tallies: 20_000 });
+    // Three seconds on, the windows are over; the tallies still count toward this hour.
+    limiter.prune(t0 + 3_000);
+    expect(limiter.tracked()).toEqual({ windows: 0, tallies: 20_000 });
+    // Next hour: a project that is still active keeps its entries, the others are gone.
+    const later = t0 + 3_600_000;
+    expect(limiter.admit("proj_7", 100, later).ok).toBe(true);
+    limiter.prune(later);
+    expect(limiter.tracked()).toEqual({ windows: 1, tallies: 1 });
+    // The survivor's counts started over with its hour.
+    expect(limiter.quota("proj_7", 100, later)?.remainingHour).toBe(100 * 3600 - 1);
+    await limiter.stop();
+  });
+});

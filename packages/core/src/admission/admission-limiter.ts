@@ -18,6 +18,13 @@ export interface AdmissionLimiter {
   ): { limitMinute: number; remainingMinute: number; limitHour: number; remainingHour: number } | null;
   /** Pushes pending counts to Redis now (tests, shutdown). */
   sync(): Promise<void>;
+  /**
+   * Drops the windows and tallies no request can read any more (windows of seconds already over,
+   * tallies of past hours). Runs by itself about once a second; exposed for tests.
+   */
+  prune(now?: number): void;
+  /** Projects currently tracked (windows, tallies): bounded by the projects active lately. */
+  tracked(): { windows: number; tallies: number };
   stop(): Promise<void>;
 }
 
@@ -107,7 +114,27 @@ export function createAdmissionLimiter(opts: {
     await syncing;
   };
 
-  const timer = setInterval(() => void sync(), opts.syncMs ?? 25);
+  const prune = (now = Date.now()) => {
+    const second = Math.floor(now / 1000);
+    const hour = Math.floor(now / 3_600_000);
+    for (const [projectId, w] of windows) {
+      // A window two seconds old is over on every replica: what it still has to sync is moot.
+      if (w.second < second - 1) windows.delete(projectId);
+    }
+    for (const [projectId, t] of tallies) {
+      if (t.hour < hour) tallies.delete(projectId);
+    }
+  };
+  let prunedAt = 0;
+  const timer = setInterval(() => {
+    void sync();
+    // Without this, every project ever seen keeps a window and a tally for the process's life.
+    const now = Date.now();
+    if (now - prunedAt >= 1000) {
+      prunedAt = now;
+      prune(now);
+    }
+  }, opts.syncMs ?? 25);
   timer.unref();
 
   return {
@@ -141,6 +168,8 @@ export function createAdmissionLimiter(opts: {
       };
     },
     sync,
+    prune,
+    tracked: () => ({ windows: windows.size, tallies: tallies.size }),
     async stop() {
       clearInterval(timer);
       await sync();

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { newId } from "../ids";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
 import { budgetUnavailable } from "./budget-redis";
@@ -8,81 +7,52 @@ import {
   selectorMatches,
   type TagRuleRuntime,
 } from "./budget-runtime";
-import { type BudgetKeys, budgetKeys } from "./keys";
 import { CHECK_SCRIPT, runBudgetScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
+import { type BudgetKeys, budgetKeys } from "./redis-keys";
 import { currentWindowKeys, PERIOD_CODE, PERIODS, type Period } from "./windows";
 
-export const checkBudgetInput = z.object({
-  projectId: z.string().min(1),
-  provider: z.string().min(1),
-  model: z.string().min(1),
-  estimatedInputTokens: z.number().int().min(0),
-  fallbackProviders: z.array(z.string()).default([]),
-  fallbackModels: z.array(z.string()).default([]),
-  modality: z.string().default("text"),
-  agentRunId: z.string().min(1).nullish(),
-  tags: z.record(z.string(), z.string()).nullish(),
-  uncountedCalls: z.number().int().min(0).default(0),
-  uncountedTokens: z.number().int().min(0).default(0),
-});
-export type CheckBudgetInput = z.input<typeof checkBudgetInput>;
-type ParsedInput = z.output<typeof checkBudgetInput>;
-
-const isCount = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-const isName = (v: unknown): v is string => typeof v === "string" && v.length > 0;
-const isStringArray = (v: unknown): v is string[] => {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") return false;
-  return true;
-};
-const isTagRecord = (v: unknown): v is Record<string, string> => {
-  if (typeof v !== "object" || v === null) return false;
-  const proto = Object.getPrototypeOf(v);
-  if ((proto !== Object.prototype && proto !== null) || Object.hasOwn(v, "__proto__")) return false;
-  for (const k in v) if (typeof (v as Record<string, unknown>)[k] !== "string") return false;
-  return true;
-};
-
 /**
- * checkBudgetInput.parse for input it certainly accepts (what the wire layer hands over), with
- * the same defaults; anything else — including every input zod would refuse — goes through zod,
- * so its errors are unchanged. Parsing with zod cost ~4 µs of a check.
+ * The budget check's one entry point type. Its input is already validated by the edge that
+ * received it (the wire's check schema and hot-path validator, packages/wire/src/schemas): core
+ * does not parse it again, it only applies the defaults of the optional fields.
  */
-export function parseCheckBudgetInput(raw: CheckBudgetInput): ParsedInput {
-  const r = raw as Record<string, unknown>;
-  if (
-    typeof raw === "object" &&
-    raw !== null &&
-    isName(r.projectId) &&
-    isName(r.provider) &&
-    isName(r.model) &&
-    isCount(r.estimatedInputTokens) &&
-    (r.fallbackProviders === undefined || isStringArray(r.fallbackProviders)) &&
-    (r.fallbackModels === undefined || isStringArray(r.fallbackModels)) &&
-    (r.modality === undefined || typeof r.modality === "string") &&
-    (r.agentRunId == null || isName(r.agentRunId)) &&
-    (r.tags == null || isTagRecord(r.tags)) &&
-    (r.uncountedCalls === undefined || isCount(r.uncountedCalls)) &&
-    (r.uncountedTokens === undefined || isCount(r.uncountedTokens))
-  ) {
-    return {
-      projectId: r.projectId,
-      provider: r.provider,
-      model: r.model,
-      estimatedInputTokens: r.estimatedInputTokens,
-      fallbackProviders: (r.fallbackProviders as string[] | undefined) ?? [],
-      fallbackModels: (r.fallbackModels as string[] | undefined) ?? [],
-      modality: (r.modality as string | undefined) ?? "text",
-      agentRunId: r.agentRunId as string | null | undefined,
-      tags: r.tags as Record<string, string> | null | undefined,
-      uncountedCalls: (r.uncountedCalls as number | undefined) ?? 0,
-      uncountedTokens: (r.uncountedTokens as number | undefined) ?? 0,
-    };
-  }
-  return checkBudgetInput.parse(raw);
+export interface CheckBudgetInput {
+  projectId: string;
+  provider: string;
+  model: string;
+  /** A non-negative safe integer. */
+  estimatedInputTokens: number;
+  fallbackProviders?: string[];
+  fallbackModels?: string[];
+  modality?: string;
+  /** A non-empty run id, or none. */
+  agentRunId?: string | null;
+  /** A valid tag map (core/src/validation/text-rules.ts), or none. */
+  tags?: Record<string, string> | null;
+  uncountedCalls?: number;
+  uncountedTokens?: number;
+}
+
+type ParsedInput = Required<Omit<CheckBudgetInput, "agentRunId" | "tags">> &
+  Pick<CheckBudgetInput, "agentRunId" | "tags">;
+
+function withDefaults(i: CheckBudgetInput): ParsedInput {
+  return {
+    projectId: i.projectId,
+    provider: i.provider,
+    model: i.model,
+    estimatedInputTokens: i.estimatedInputTokens,
+    fallbackProviders: i.fallbackProviders ?? [],
+    fallbackModels: i.fallbackModels ?? [],
+    modality: i.modality ?? "text",
+    agentRunId: i.agentRunId,
+    tags: i.tags,
+    uncountedCalls: i.uncountedCalls ?? 0,
+    uncountedTokens: i.uncountedTokens ?? 0,
+  };
 }
 
 export type DeniedBy = "daily" | "weekly" | "monthly" | "agent_run" | "tag" | "run_stopped";
@@ -116,7 +86,7 @@ export function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<Ch
   // Written without async frames for the common case (warm runtime, counters in Redis): the check
   // is the hot path, and every frame is a promise and a microtask. Failures still reject.
   try {
-    const input = parseCheckBudgetInput(raw);
+    const input = withDefaults(raw);
     const runtime = budgetRuntimeCache(deps).cached(input.projectId);
     if (runtime === undefined) return checkLoadingRuntime(deps, input);
     const estimate = reservationOf(deps, input);

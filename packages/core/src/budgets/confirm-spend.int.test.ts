@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { checkBudget } from "./check-budget";
 import { confirmSpend } from "./confirm-spend";
-import { budgetKeys } from "./keys";
 import { type IngestedSpendItem, recordIngestedSpend } from "./record-ingested-spend";
+import { budgetKeys } from "./redis-keys";
 import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "./testing";
 import { currentWindows } from "./windows";
 

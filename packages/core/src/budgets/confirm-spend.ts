@@ -3,8 +3,8 @@ import { confirmLeaseSpend } from "../leases/confirm-lease-spend";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
 import type { MediaUsageInput, TokenDetailsInput } from "./budget-pricing";
 import { withRedis } from "./budget-redis";
-import { budgetKeys } from "./keys";
 import { CONFIRM_SCRIPT, runScript } from "./lua";
+import { budgetKeys } from "./redis-keys";
 import { currentWindows, windowExpireAt } from "./windows";
 
 export interface ConfirmSpendInput {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BudgetDeps } from "./budget-deps";
 import { createBudgetRedis } from "./budget-redis";
 import { checkBudget } from "./check-budget";
-import { budgetKeys } from "./keys";
 import { recordIngestedSpend } from "./record-ingested-spend";
+import { budgetKeys } from "./redis-keys";
 import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "./testing";
 import { currentWindows } from "./windows";
 

@@ -3,9 +3,9 @@ import { Prisma } from "@breakwater/db";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
 import { budgetUnavailable, withRedis } from "./budget-redis";
 import type { ProjectBudgetRuntime, TagRuleRuntime } from "./budget-runtime";
-import { budgetKeys } from "./keys";
 import { REBUILD_APPLY_SCRIPT, runScript, UNLOCK_SCRIPT } from "./lua";
 import { applyIngestedSpend, type IngestedSpendItem } from "./record-ingested-spend";
+import { budgetKeys } from "./redis-keys";
 import { currentWindows, PERIODS, windowExpireAt, windowOf } from "./windows";
 
 // Spend as the counters count it: priced, not denied, in nano-dollars rounded up per event (as

@@ -6,8 +6,8 @@ import {
   ruleRefWithPeriod,
   selectorMatches,
 } from "./budget-runtime";
-import { budgetKeys } from "./keys";
 import { INGEST_SCRIPT, runScript } from "./lua";
+import { budgetKeys } from "./redis-keys";
 import { currentWindows, PERIOD_CODE, PERIODS, windowExpireAt, windowOf } from "./windows";
 
 /** One durable metadata event, as the live counters need it. */

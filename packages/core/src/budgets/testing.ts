@@ -13,7 +13,7 @@ import { createProject } from "../tenancy/create-project";
 import type { BudgetDeps } from "./budget-deps";
 import { budgetPricingFromCatalogue } from "./budget-pricing";
 import { createBudgetRedis } from "./budget-redis";
-import { budgetPrefix } from "./keys";
+import { budgetPrefix } from "./redis-keys";
 
 /** $1 per input token, $2 per output token: with an output bound of 1, a check of N tokens reserves $N+2. */
 export const DOLLAR_MODEL = { provider: "openai", model: "bw-test-dollar-per-token" } as const;

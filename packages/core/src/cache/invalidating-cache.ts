@@ -114,6 +114,11 @@ export class InvalidatingCache<V> {
     opts.bus?.register(opts.name, (key) => this.invalidateLocal(key));
   }
 
+  /** Entries held (loaded values, including ones past their TTL not yet dropped). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   get name(): string {
     return this.opts.name;
   }

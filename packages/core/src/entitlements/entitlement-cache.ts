@@ -2,9 +2,9 @@ import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { publishInvalidation } from "../api-keys/invalidate-api-key";
 import { InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
 import { notFound } from "../errors";
-import { publishInvalidation } from "../keys/invalidate-api-key";
 import type { Entitlements } from "./features";
 import { resolveEntitlements } from "./resolve-entitlements";
 

@@ -1,6 +1,7 @@
 import type { Tx } from "@breakwater/db";
 import { z } from "zod";
 import type { Deps } from "../context";
+import { invalid } from "../errors";
 import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
@@ -9,6 +10,9 @@ import { type FleetChange, publishFleetChanges } from "./fleet-live";
 
 export const CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
 export type CircuitState = (typeof CIRCUIT_STATES)[number];
+
+/** How far ahead of this server's clock a report may be dated (SDK clocks drift; more is refused). */
+export const BREAKER_REPORT_MAX_FUTURE_MS = 5 * 60_000;
 
 export const breakerReportInput = z.object({
   /** The project the caller's API key belongs to (the wire handler checks the path against it). */
@@ -85,6 +89,9 @@ export async function breakerEventDeliverable(
 export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): Promise<BreakerReportResult> {
   const i = breakerReportInput.parse(raw);
   const now = new Date();
+  if (i.reportedAt.getTime() > now.getTime() + BREAKER_REPORT_MAX_FUTURE_MS) {
+    throw invalid("reported_at must not be more than 5 minutes in the future");
+  }
 
   const result = await deps.db.$transaction(
     async (tx): Promise<BreakerReportResult & { deliver: string[]; visible?: FleetChange["kind"] }> => {

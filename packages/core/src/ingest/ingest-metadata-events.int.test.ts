@@ -4,11 +4,12 @@ import { createDb } from "@breakwater/db";
 import pg from "pg";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
+import { nanosToDecimalString as nanosToDecimal } from "../budgets/money";
 import { systemCtx } from "../context";
 import { newId } from "../ids";
 import { createOrganization } from "../tenancy/create-organization";
 import { createProject } from "../tenancy/create-project";
-import { type IngestEvent, ingestMetadataEvents, nanosToDecimal, runIdOf } from "./ingest-metadata-events";
+import { type IngestEvent, ingestMetadataEvents, runIdOf } from "./ingest-metadata-events";
 import { KnownTagValues } from "./tag-policy";
 
 const config = parseConfig(process.env);

@@ -1,5 +1,7 @@
 import type { Pool } from "pg";
 import type { Logger } from "pino";
+import { nanosToDecimalString } from "../budgets/money";
+import { tagsProblem } from "../validation/text-rules";
 import { admitTagSets, type KnownTagValues } from "./tag-policy";
 
 /** A timestamp at µs precision (parsed by the transport; see packages/wire). */
@@ -105,36 +107,10 @@ export const KNOWN_SERVICE_TIERS = new Set([
 // covers dated snapshots, "org/model", "llama3:8b", Bedrock ids and ARNs.
 const PLAUSIBLE_MODEL_RE = /^[A-Za-z0-9][\x21-\x7e]*$/;
 
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why an event's tags break the tag policy (10 keys, key 1–64, value ≤256, strings, no NUL). */
-function tagsProblem(value: unknown): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
-  const keys = Object.keys(value);
-  if (keys.length > 10) return "at most 10 tags per event";
-  for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (k.length < 1 || k.length > 64) return "tag keys must be 1-64 characters";
-    if (typeof v !== "string") return "tag values must be strings";
-    if (v.length > 256) return "tag values must be at most 256 characters";
-    if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
-    // Postgres cannot store an unpaired UTF-16 surrogate (JSON can express one as a \u escape).
-    if (UNPAIRED_SURROGATE.test(k) || UNPAIRED_SURROGATE.test(v)) return "tags must be valid Unicode text";
-  }
-  return null;
-}
-
 /** The run an event belongs to: its own, or the SDK instance's daily auto run (UTC date). */
 export function runIdOf(e: Pick<IngestEvent, "agent_run_id" | "sdk_instance_id" | "timestamp">): string {
   if (e.agent_run_id) return e.agent_run_id;
   return `_auto-${e.sdk_instance_id}-${e.timestamp.iso.slice(0, 10)}`;
-}
-
-/** Nano-dollars as an exact decimal string (USD). */
-export function nanosToDecimal(n: bigint): string {
-  const neg = n < 0n;
-  const abs = neg ? -n : n;
-  return `${neg ? "-" : ""}${abs / 1_000_000_000n}.${(abs % 1_000_000_000n).toString().padStart(9, "0")}`;
 }
 
 const INT32_MAX = 2_147_483_647;
@@ -290,7 +266,7 @@ export async function ingestMetadataEvents(
   return result;
 }
 
-const COLUMNS = [
+export const INGEST_COLUMNS = [
   ["call_id", "uuid"],
   ["attempt_index", "int"],
   ["timestamp", "timestamptz"],
@@ -359,7 +335,7 @@ const ALWAYS = new Set([
  * runs of exactly the rows that went in are upserted in the same statement (so a replayed batch
  * never double counts a run). Runs are upserted in id order to keep lock order stable.
  */
-function insertSql(columns: (typeof COLUMNS)[number][]): string {
+function insertSql(columns: (typeof INGEST_COLUMNS)[number][]): string {
   const names: string[] = columns.map(([c]) => c);
   const has = (c: string) => names.includes(c);
   const flags = has("velocity_flags")
@@ -401,7 +377,38 @@ WITH v AS (
 SELECT call_id::text AS call_id, attempt_index FROM ins`;
 }
 
-const sqlCache = new Map<string, { name: string; text: string }>();
+/** Column sets that get a named (prepared once per connection) statement; the rest run unnamed. */
+export const NAMED_INSERTS_MAX = 32;
+const sqlCache = new Map<string, { name?: string; text: string }>();
+const unnamedSql = new Map<string, string>();
+
+/**
+ * The insert for one set of used columns (`used[j]` for INGEST_COLUMNS[j]). A named statement is parsed
+ * and planned once per connection, not once per batch (that planning is most of a small batch's
+ * cost), so the common column sets get one each — but every combination of optional columns is a
+ * distinct set (up to 2^22), and each name lives on every pooled connection, in the driver and in
+ * Postgres, until it closes. So at most NAMED_INSERTS_MAX sets are named, first come first served;
+ * names are never reused for other text. Beyond that the statement runs unnamed (planned per batch),
+ * and only a bounded number of those texts is kept.
+ */
+export function insertStatement(used: readonly boolean[]): { name?: string; text: string } {
+  const signature = used.map((u) => (u ? "1" : "0")).join("");
+  const named = sqlCache.get(signature);
+  if (named) return named;
+  const columns = INGEST_COLUMNS.filter((_, j) => used[j]);
+  if (sqlCache.size < NAMED_INSERTS_MAX) {
+    const stmt = { name: `bw_ingest_${sqlCache.size}`, text: insertSql(columns) };
+    sqlCache.set(signature, stmt);
+    return stmt;
+  }
+  let text = unnamedSql.get(signature);
+  if (text === undefined) {
+    if (unnamedSql.size >= 256) unnamedSql.clear();
+    text = insertSql(columns);
+    unnamedSql.set(signature, text);
+  }
+  return { text };
+}
 
 async function insertEvents(
   pg: Pool,
@@ -411,8 +418,8 @@ async function insertEvents(
   cost: (bigint | null)[],
   avoided: (bigint | null)[],
 ): Promise<Set<string>> {
-  const cols: unknown[][] = COLUMNS.map(() => new Array(rows.length));
-  const used = COLUMNS.map(([c]) => ALWAYS.has(c));
+  const cols: unknown[][] = INGEST_COLUMNS.map(() => new Array(rows.length));
+  const used = INGEST_COLUMNS.map(([c]) => ALWAYS.has(c));
   rows.forEach((i, k) => {
     const e = events[i]!;
     const c = cost[k] ?? null;
@@ -455,8 +462,8 @@ async function insertEvents(
       flags,
       e.receipt_aggregate_count ?? null,
       e.receipt_pricing_input_tokens ?? null,
-      c === null ? null : nanosToDecimal(c),
-      a === null ? null : nanosToDecimal(a),
+      c === null ? null : nanosToDecimalString(c),
+      a === null ? null : nanosToDecimalString(a),
       priced,
     ];
     for (let j = 0; j < values.length; j++) {
@@ -465,17 +472,9 @@ async function insertEvents(
     }
   });
   // velocity_flags is NOT NULL (default '{}'): when some rows carry flags, the others send '{}'.
-  const flagsAt = COLUMNS.findIndex(([c]) => c === "velocity_flags");
+  const flagsAt = INGEST_COLUMNS.findIndex(([c]) => c === "velocity_flags");
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
-  const columns = COLUMNS.filter((_, j) => used[j]);
-  const signature = used.map((u) => (u ? "1" : "0")).join("");
-  let stmt = sqlCache.get(signature);
-  if (!stmt) {
-    // A named statement is parsed and planned once per connection, not once per batch (that
-    // planning is most of a small batch's cost); one name per column set.
-    stmt = { name: `bw_ingest_${sqlCache.size}`, text: insertSql(columns) };
-    sqlCache.set(signature, stmt);
-  }
+  const stmt = insertStatement(used);
   const params = [projectId, ...cols.filter((_, j) => used[j])];
   // Two batches carrying the same events in different orders can deadlock on the unique indexes;
   // Postgres aborts one of them, and running it again is all it takes.

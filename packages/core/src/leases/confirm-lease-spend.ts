@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
 import { withRedis } from "../budgets/budget-redis";
-import { budgetKeys } from "../budgets/keys";
+import { budgetKeys } from "../budgets/redis-keys";
 import { runScript } from "../budgets/lua";
 import { currentWindows, windowExpireAt } from "../budgets/windows";
 import { leaseKeys } from "./lease-keys";

@@ -1,4 +1,4 @@
-import { budgetPrefix } from "../budgets/keys";
+import { budgetPrefix } from "../budgets/redis-keys";
 
 /**
  * Redis keys of run leases. They share the budget counters' `{projectId}` hash tag, so every lease

@@ -3,7 +3,7 @@ import { createBudgetRedis } from "../budgets/budget-redis";
 import { budgetRuntimeCache } from "../budgets/budget-runtime";
 import { checkBudget } from "../budgets/check-budget";
 import { confirmSpend } from "../budgets/confirm-spend";
-import { budgetKeys } from "../budgets/keys";
+import { budgetKeys } from "../budgets/redis-keys";
 import {
   budgetTestEnv,
   callId,

@@ -1,7 +1,7 @@
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
 import { budgetUnavailable, withRedis } from "../budgets/budget-redis";
 import { budgetRuntimeCache, type ProjectBudgetRuntime } from "../budgets/budget-runtime";
-import { budgetKeys } from "../budgets/keys";
+import { budgetKeys } from "../budgets/redis-keys";
 import { type LuaScript, runScript } from "../budgets/lua";
 import { ensureBudgetBuilt } from "../budgets/rebuild-budget-counters";
 import { currentWindowKeys, PERIOD_CODE, PERIODS } from "../budgets/windows";

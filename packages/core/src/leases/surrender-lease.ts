@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
-import { budgetKeys } from "../budgets/keys";
+import { budgetKeys } from "../budgets/redis-keys";
 import type { LeaseDeps, LeaseRefusal } from "./lease-deps";
 import { LEASE_TIMINGS, leaseKeys } from "./lease-keys";
 import { SURRENDER_LEASE_SCRIPT } from "./lua";

@@ -1,6 +1,6 @@
+import { type ApiKeyDto, toApiKeyDto } from "../api-keys/create-api-key";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
-import { type ApiKeyDto, toApiKeyDto } from "./create-api-key";
 import type { ProjectDto } from "./create-project";
 
 function limitsOf(limits: { period: string; limitUsd: { toString(): string } }[]): ProjectDto["limits"] {

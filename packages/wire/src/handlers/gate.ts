@@ -58,12 +58,23 @@ export interface GateOptions {
 }
 
 /**
- * The one gate in front of every write endpoint; throws Early with the refusal. Order mirrors the
- * reference FastAPI server: body size (413) and JSON syntax (422) while reading the request, then
- * the key (401), read-only (403), the project's admission limit (429), then text Postgres cannot
- * store (422). The method is the router's business (405).
+ * The one gate in front of every write endpoint; throws Early with the refusal. The key is
+ * judged from the header before a byte of the body is read, so a keyless or bad-key request costs
+ * no body read and no JSON parse, whatever it declares (401, read-only 403, admission 429), then
+ * the body: size (413), JSON syntax (422), text Postgres cannot store (422). The method is the
+ * router's business (405).
  */
 export async function gate(ctx: WireContext, req: WireRequest, opts: GateOptions): Promise<Gated> {
+  // Warm caches answer synchronously: no promise, no microtask on the hot path.
+  const authed = ctx.auth.authenticate(req.headers.get("authorization"));
+  const key = authed instanceof Promise ? await authed : authed;
+  if (!key) throw new Early(unauthorized());
+  if (key.readOnly) throw new Early(readOnlyKey());
+  ctx.usage.touch(key.keyId);
+  const looked = projectPolicy(ctx, key.projectId);
+  const policy = looked instanceof Promise ? await looked : looked;
+  const admission = ctx.admission.admit(key.projectId, policy.admissionRate);
+  if (!admission.ok) throw new Early(rateLimited(admission.retryAfterSeconds));
   let bytes: Uint8Array;
   try {
     bytes = await readBody(req, opts.limit);
@@ -77,16 +88,6 @@ export async function gate(ctx: WireContext, req: WireRequest, opts: GateOptions
   } catch {
     throw new Early(jsonInvalid());
   }
-  // Warm caches answer synchronously: no promise, no microtask on the hot path.
-  const authed = ctx.auth.authenticate(req.headers.get("authorization"));
-  const key = authed instanceof Promise ? await authed : authed;
-  if (!key) throw new Early(unauthorized());
-  if (key.readOnly) throw new Early(readOnlyKey());
-  ctx.usage.touch(key.keyId);
-  const looked = projectPolicy(ctx, key.projectId);
-  const policy = looked instanceof Promise ? await looked : looked;
-  const admission = ctx.admission.admit(key.projectId, policy.admissionRate);
-  if (!admission.ok) throw new Early(rateLimited(admission.retryAfterSeconds));
   if (body === undefined) throw new Early(bodyMissing());
   if (mayContainBadText(bytes)) {
     const at = findBadText(body, opts.textExempt);

@@ -4,6 +4,7 @@ import {
   notFound,
   serviceUnavailable,
   toResponse,
+  unauthorized,
   type WireResult,
 } from "../errors";
 import { pathOf, type WireRequest } from "../http";
@@ -29,13 +30,38 @@ interface Route<N extends string = string> {
   handle: Handler;
 }
 
-/** A write endpoint: its faults answer `unavailable` (retryable 503) and never escape as a 500 body. */
+const ignore = () => undefined;
+
+/** One shared answer for every request refused from its header alone. */
+const REFUSED: Promise<WireResult> = Promise.resolve(unauthorized());
+
+/**
+ * A write endpoint: its faults answer `unavailable` (retryable 503) and never escape as a 500 body.
+ * A request whose key is refused from memory (none, malformed, or outside the known set) is
+ * answered here, without entering the handler: under a flood of such requests each costs a header
+ * read and a set lookup. The gate judges the key again for everything else (a memory hit).
+ */
 const post = <N extends string>(
   name: N,
   path: string | RegExp,
   handle: Handler,
   unavailable = serviceUnavailable,
-): Route<N> => ({ name, methods: ["POST"], path, handle: guard(name, handle, unavailable) });
+): Route<N> => {
+  const guarded = guard(name, handle, unavailable);
+  return {
+    name,
+    methods: ["POST"],
+    path,
+    handle: (ctx, req, params) => {
+      const authed = ctx.auth.authenticate(req.headers.get("authorization"));
+      if (authed === null) return REFUSED;
+      // A lookup in flight: the gate awaits the same single-flight load and answers its failure
+      // (503 when Postgres is down); this copy of it must not surface as an unhandled rejection.
+      if (authed instanceof Promise) authed.catch(ignore);
+      return guarded(ctx, req, params);
+    },
+  };
+};
 
 const read = <N extends string>(name: N, path: string, handle: Handler): Route<N> => ({
   name,

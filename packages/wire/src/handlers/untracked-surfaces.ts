@@ -1,4 +1,4 @@
-import { recordUntrackedSurfaces } from "@breakwater/core";
+import { observationKey, recordUntrackedSurfaces } from "@breakwater/core";
 import { detail, json, type ValidationItem, validationFailed, zodIssuesToItems } from "../errors";
 import {
   UNTRACKED_MAX_REPORTS,
@@ -24,29 +24,26 @@ export const untrackedSurfaces: Handler = async (ctx, req) => {
     else issues.push(...zodIssuesToItems(parsed.error.issues, body[i], [i]));
   }
   if (issues.length > 0) return validationFailed(issues.slice(0, 200));
+  const items = reports.map((r) => ({
+    provider: r.provider,
+    clientShape: r.client_shape,
+    mode: r.mode,
+    surface: r.surface,
+    ruleKind: r.rule_kind,
+    capabilityScope: r.capability_scope ?? null,
+    posture: r.posture,
+    occurrences: r.occurrences,
+    firstSeenAt: r.first_seen_at.iso,
+    lastSeenAt: r.last_seen_at.iso,
+    sdkInstanceId: r.sdk_instance_id,
+    reportId: r.report_id,
+  }));
   const seen = new Set<string>();
-  for (const r of reports) {
-    const k = `${r.provider}\u0000${r.client_shape}\u0000${r.mode}\u0000${r.surface}`;
+  for (const item of items) {
+    const k = observationKey(item);
     if (seen.has(k)) return detail(400, "Batch repeats an observation key");
     seen.add(k);
   }
-  await recordUntrackedSurfaces(
-    ctx.fleet,
-    key.projectId,
-    reports.map((r) => ({
-      provider: r.provider,
-      clientShape: r.client_shape,
-      mode: r.mode,
-      surface: r.surface,
-      ruleKind: r.rule_kind,
-      capabilityScope: r.capability_scope ?? null,
-      posture: r.posture,
-      occurrences: r.occurrences,
-      firstSeenAt: r.first_seen_at.iso,
-      lastSeenAt: r.last_seen_at.iso,
-      sdkInstanceId: r.sdk_instance_id,
-      reportId: r.report_id,
-    })),
-  );
+  await recordUntrackedSurfaces(ctx.fleet, key.projectId, items);
   return json(202, { accepted: reports.length });
 };

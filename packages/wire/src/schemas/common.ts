@@ -1,4 +1,12 @@
-import { LOCAL_LANES, PROVIDER_IDS } from "@breakwater/core";
+import {
+  copyTags,
+  LOCAL_LANES,
+  PROVIDER_IDS,
+  TAG_KEY_MAX,
+  TAG_VALUE_MAX,
+  TAGS_MAX_KEYS,
+  tagsProblem,
+} from "@breakwater/core";
 import { z } from "zod";
 
 // Wire vocabulary of the SDK protocol (spec §0). Every object schema is strict: an unknown key is a
@@ -66,9 +74,8 @@ export const MODEL_MAX = 2048;
 export const FALLBACK_MAX = 8;
 export const AGENT_RUN_ID_MAX = 256;
 export const AGENT_RUN_NAME_MAX = 255;
-export const TAGS_MAX_KEYS = 10;
-export const TAG_KEY_MAX = 64;
-export const TAG_VALUE_MAX = 256;
+/** Tag bounds and rules are core's (one copy for the check and ingest alike). */
+export { copyTags, TAG_KEY_MAX, TAG_VALUE_MAX, TAGS_MAX_KEYS, tagsProblem };
 export const TOKEN_MAX = 100_000_000;
 export const PROVIDER_REGION_MAX = 32;
 export const SERVICE_TIER_MAX = 32;
@@ -119,35 +126,6 @@ export const mediaUsage = z.strictObject({
   is_estimated: z.boolean().default(false),
 });
 export type WireMediaUsage = z.output<typeof mediaUsage>;
-
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why a tags value is unacceptable, or null when it is a valid tag map (spec §0 bounds). */
-export function tagsProblem(value: unknown): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
-  const keys = Object.keys(value);
-  if (keys.length > TAGS_MAX_KEYS) return `at most ${TAGS_MAX_KEYS} tags`;
-  for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (k.length < 1 || k.length > TAG_KEY_MAX) return `tag keys must be 1-${TAG_KEY_MAX} characters`;
-    if (typeof v !== "string") return "tag values must be strings";
-    if (v.length > TAG_VALUE_MAX) return `tag values must be at most ${TAG_VALUE_MAX} characters`;
-    if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
-    // Postgres cannot store an unpaired UTF-16 surrogate (JSON can express one as a \u escape).
-    if (UNPAIRED_SURROGATE.test(k) || UNPAIRED_SURROGATE.test(v)) return "tags must be valid Unicode text";
-  }
-  return null;
-}
-
-/**
- * A null-prototype copy of a validated tag map: a `__proto__` tag stays an ordinary key and can
- * never reach an object's prototype.
- */
-export function copyTags(value: Record<string, string>): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>;
-  for (const k of Object.keys(value)) out[k] = value[k]!;
-  return out;
-}
 
 /** Tags on a check: any violation is a 422 (ingest applies the same rule per event instead). */
 export const tags = z.unknown().transform((value, ctx): Record<string, string> => {

@@ -40,7 +40,8 @@ const isCount = (v: unknown, max: number): v is number =>
 export function fastCheckRequest(body: unknown): CheckRequest | null {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
   const b = body as Record<string, unknown>;
-  for (const k in b) if (!KEYS.has(k) || b[k] === null) return null;
+  // Own keys against a Set: a key named like an Object.prototype member is simply unknown.
+  for (const k of Object.keys(b)) if (!KEYS.has(k) || b[k] === null) return null;
   if (b.estimated_media !== undefined) return null;
   // Like the schema: the primary model must be non-empty (fallback models may be empty strings).
   if (

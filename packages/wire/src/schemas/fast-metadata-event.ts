@@ -36,48 +36,52 @@ const bool: Check = (v) => typeof v === "boolean";
 const tokens = int(0, TOKEN_MAX);
 
 // key → [check, nullable]; the special keys (timestamp, token_details, media_usage, tags) are handled below.
-const FIELDS: Record<string, [Check, boolean]> = {
-  model: [str(MODEL_MAX), false],
-  provider: [oneOf(PROVIDER_NAMES), false],
-  modality: [str(64), false],
-  input_tokens: [tokens, false],
-  output_tokens: [tokens, false],
-  latency_ms: [(v) => typeof v === "number" && Number.isFinite(v) && v >= 0, false],
-  status: [oneOf(CALL_STATUSES), false],
-  is_model_fallback: [bool, false],
-  is_provider_fallback: [bool, false],
-  requested_provider: [oneOf(PROVIDER_NAMES), true],
-  requested_model: [str(MODEL_MAX), true],
-  failover_reason: [oneOf(FAILOVER_REASONS), true],
-  failover_error_class: [
-    (v) => typeof v === "string" && v.length <= FAILOVER_ERROR_CLASS_MAX && FAILOVER_ERROR_CLASS_RE.test(v),
-    true,
-  ],
-  attempt_index: [int(0, 10_000), false],
-  call_id: [(v) => typeof v === "string" && v.length === 36 && CANONICAL_UUID_RE.test(v), false],
-  possibly_succeeded: [bool, true],
-  service_tier: [str(SERVICE_TIER_MAX), true],
-  sdk_instance_id: [str(256, 1), false],
-  agent_run_id: [str(AGENT_RUN_ID_MAX), true],
-  parent_agent_run_id: [str(AGENT_RUN_ID_MAX), true],
-  agent_run_name: [str(AGENT_RUN_NAME_MAX), true],
-  provider_region: [str(PROVIDER_REGION_MAX), true],
-  lease_id: [str(64), true],
-  deny_source: [oneOf(DENY_SOURCES), true],
-  deny_reason: [str(64), true],
-  denied_by_period: [str(32), true],
-  estimated_output_bound: [tokens, true],
-  velocity_flags: [
-    (v) => {
-      if (!Array.isArray(v) || v.length > 8) return false;
-      for (const f of v) if (!FLAGS.has(f)) return false;
-      return true;
-    },
-    true,
-  ],
-  receipt_aggregate_count: [int(1, TOKEN_MAX), true],
-  receipt_pricing_input_tokens: [tokens, true],
-};
+// A Map, not an object literal: a request key named like an Object.prototype member (`constructor`,
+// `__proto__`) must find nothing here rather than the prototype's function.
+const FIELDS = new Map<string, [Check, boolean]>(
+  Object.entries({
+    model: [str(MODEL_MAX), false],
+    provider: [oneOf(PROVIDER_NAMES), false],
+    modality: [str(64), false],
+    input_tokens: [tokens, false],
+    output_tokens: [tokens, false],
+    latency_ms: [(v) => typeof v === "number" && Number.isFinite(v) && v >= 0, false],
+    status: [oneOf(CALL_STATUSES), false],
+    is_model_fallback: [bool, false],
+    is_provider_fallback: [bool, false],
+    requested_provider: [oneOf(PROVIDER_NAMES), true],
+    requested_model: [str(MODEL_MAX), true],
+    failover_reason: [oneOf(FAILOVER_REASONS), true],
+    failover_error_class: [
+      (v) => typeof v === "string" && v.length <= FAILOVER_ERROR_CLASS_MAX && FAILOVER_ERROR_CLASS_RE.test(v),
+      true,
+    ],
+    attempt_index: [int(0, 10_000), false],
+    call_id: [(v) => typeof v === "string" && v.length === 36 && CANONICAL_UUID_RE.test(v), false],
+    possibly_succeeded: [bool, true],
+    service_tier: [str(SERVICE_TIER_MAX), true],
+    sdk_instance_id: [str(256, 1), false],
+    agent_run_id: [str(AGENT_RUN_ID_MAX), true],
+    parent_agent_run_id: [str(AGENT_RUN_ID_MAX), true],
+    agent_run_name: [str(AGENT_RUN_NAME_MAX), true],
+    provider_region: [str(PROVIDER_REGION_MAX), true],
+    lease_id: [str(64), true],
+    deny_source: [oneOf(DENY_SOURCES), true],
+    deny_reason: [str(64), true],
+    denied_by_period: [str(32), true],
+    estimated_output_bound: [tokens, true],
+    velocity_flags: [
+      (v) => {
+        if (!Array.isArray(v) || v.length > 8) return false;
+        for (const f of v) if (!FLAGS.has(f)) return false;
+        return true;
+      },
+      true,
+    ],
+    receipt_aggregate_count: [int(1, TOKEN_MAX), true],
+    receipt_pricing_input_tokens: [tokens, true],
+  } satisfies Record<string, [Check, boolean]>),
+);
 const FLAGS = new Set<unknown>(VELOCITY_FLAGS);
 const REQUIRED = [
   "model",
@@ -96,7 +100,7 @@ const TOKEN_KEY_SET = new Set<string>([...TOKEN_KEYS, "is_estimated"]);
 function fastTokenDetails(v: unknown): Record<string, number | boolean> | null {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
   const td = v as Record<string, unknown>;
-  for (const k in td) if (!TOKEN_KEY_SET.has(k)) return null;
+  for (const k of Object.keys(td)) if (!TOKEN_KEY_SET.has(k)) return null;
   const out: Record<string, number | boolean> = {};
   for (const k of TOKEN_KEYS) {
     const n = td[k];
@@ -118,9 +122,9 @@ function fastTokenDetails(v: unknown): Record<string, number | boolean> | null {
 export function fastMetadataEvent(body: unknown): MetadataEventInput | null {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
   const b = body as Record<string, unknown>;
-  for (const k of REQUIRED) if (b[k] === undefined) return null;
+  for (const k of REQUIRED) if (!Object.hasOwn(b, k) || b[k] === undefined) return null;
   const out: Record<string, unknown> = {};
-  for (const k in b) {
+  for (const k of Object.keys(b)) {
     const v = b[k];
     if (k === "timestamp") {
       if (typeof v !== "string") return null;
@@ -140,7 +144,7 @@ export function fastMetadataEvent(body: unknown): MetadataEventInput | null {
     } else if (k === "tags") {
       out.tags = v;
     } else {
-      const spec = FIELDS[k];
+      const spec = FIELDS.get(k);
       if (!spec) return null;
       if (v === null) {
         if (!spec[1]) return null;

@@ -1,3 +1,4 @@
+import { BREAKER_REPORT_MAX_FUTURE_MS } from "@breakwater/core";
 import { z } from "zod";
 import {
   AGENT_RUN_NAME_MAX,
@@ -154,14 +155,26 @@ export const metadataEvent = z
 export type MetadataEventInput = z.output<typeof metadataEvent>;
 
 /** POST /api/v1/projects/{project_id}/providers/breaker-reports (spec §4). */
-export const breakerReport = z.strictObject({
-  provider: providerName,
-  state: z.enum(CIRCUIT_STATES),
-  failure_count: int32,
-  success_count: int32,
-  reported_at: instant,
-  sdk_instance_id: z.string().min(1).max(SDK_INSTANCE_ID_MAX),
-});
+export const breakerReport = z
+  .strictObject({
+    provider: providerName,
+    state: z.enum(CIRCUIT_STATES),
+    failure_count: int32,
+    success_count: int32,
+    reported_at: instant,
+    sdk_instance_id: z.string().min(1).max(SDK_INSTANCE_ID_MAX),
+  })
+  .superRefine((v, ctx) => {
+    // The newest report wins: one dated ahead would freeze the instance's snapshot until then.
+    if (v.reported_at.date.getTime() > Date.now() + BREAKER_REPORT_MAX_FUTURE_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["reported_at"],
+        message: "reported_at must not be more than 5 minutes in the future",
+        params: { pydanticType: "value_error" },
+      });
+    }
+  });
 export type BreakerReportInput = z.output<typeof breakerReport>;
 
 export const CLIENT_SHAPES = [

@@ -34,7 +34,7 @@ export async function startHarness(overrides: Partial<Record<string, string>> = 
     catalogue: PriceCatalogue.fromCards(SEED_PRICE_CARDS),
     redisBootWaitMs: 1500,
   });
-  const server = createWireServer(runtime.dispatch, log);
+  const server = createWireServer(runtime.dispatch, { log });
   await listenInRange(server);
   const { port } = server.address() as AddressInfo;
   return {
@@ -173,6 +173,42 @@ export function event(extra: Record<string, unknown> = {}): Record<string, unkno
     timestamp: new Date().toISOString().replace("Z", "123Z"),
     ...extra,
   };
+}
+
+/** A confirm of `reservationId` for 1000 in / 500 out tokens of gpt-5.5, with a fresh call id. */
+export function confirmBody(reservationId: string): Record<string, unknown> {
+  return {
+    reservation_id: reservationId,
+    model: "gpt-5.5",
+    provider: "openai",
+    modality: "text",
+    is_provider_fallback: false,
+    call_id: crypto.randomUUID(),
+    token_details: { input_tokens: 1000, output_tokens: 500 },
+  };
+}
+
+/** A breaker report of OpenAI from instance "inst-1". */
+export const breakerReport = (at: string, state: string) => ({
+  provider: "openai",
+  state,
+  failure_count: 3,
+  success_count: 0,
+  reported_at: at,
+  sdk_instance_id: "inst-1",
+});
+
+/** What a tenant has stored, as one comparable string (a refused request must leave it unchanged). */
+export async function storedCounts(h: Harness, t: Tenant): Promise<string> {
+  const [events, runs, surfaces, snapshots, transitions, tags] = await Promise.all([
+    h.db.metadataEvent.count({ where: { projectId: t.projectId } }),
+    h.db.agentRun.count({ where: { projectId: t.projectId } }),
+    h.db.untrackedSurfaceReport.count({ where: { projectId: t.projectId } }),
+    h.db.breakerSnapshot.count({ where: { projectId: t.projectId } }),
+    h.db.breakerTransition.count({ where: { projectId: t.projectId } }),
+    h.db.tagValue.count({ where: { organizationId: t.organizationId } }),
+  ]);
+  return JSON.stringify({ events, runs, surfaces, snapshots, transitions, tags });
 }
 
 export function surfaceReport(extra: Record<string, unknown> = {}): Record<string, unknown> {

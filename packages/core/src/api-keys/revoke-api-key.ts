@@ -2,8 +2,8 @@ import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import { type Ctx, requireRole } from "../context";
 import { notFound } from "../errors";
-import { invalidateApiKey } from "../keys/invalidate-api-key";
 import { type ApiKeyDto, toApiKeyDto } from "./create-api-key";
+import { invalidateApiKey } from "./invalidate-api-key";
 
 export const revokeApiKeyInput = z.object({ keyId: z.string().min(1) });
 export type RevokeApiKeyInput = z.input<typeof revokeApiKeyInput>;

@@ -4,6 +4,7 @@ import { type Ctx, requireRole } from "../context";
 import { notFound } from "../errors";
 import { newId } from "../ids";
 import { displayPrefix, hashApiKey, mintApiKey } from "./api-key-format";
+import { invalidateApiKey } from "./invalidate-api-key";
 
 export const createApiKeyInput = z.object({
   projectId: z.string().min(1),
@@ -63,6 +64,11 @@ export async function createApiKey(
     });
     return created;
   });
+  // SDK API replicas refuse keys they do not know without a lookup: announce this one to all of
+  // them (a missed announcement is caught by their bounded lookups and periodic reload).
+  await invalidateApiKey(ctx, row.hash).catch((err: unknown) =>
+    ctx.log.warn({ err, keyId: id }, "new key not announced to SDK API replicas; found by lookup instead"),
+  );
   return { apiKey, key: toApiKeyDto(row) };
 }
 

@@ -7,11 +7,11 @@ import { InvalidationBus } from "../cache/invalidating-cache";
 import { systemCtx } from "../context";
 import { createEntitlementCache, invalidateEntitlements } from "../entitlements/entitlement-cache";
 import { newId } from "../ids";
-import { createApiKey } from "../tenancy/create-api-key";
 import { createOrganization } from "../tenancy/create-organization";
 import { createProject } from "../tenancy/create-project";
-import { revokeApiKey } from "../tenancy/revoke-api-key";
 import { bearerKey, createApiKeyAuthenticator } from "./authenticate-api-key";
+import { createApiKey } from "./create-api-key";
+import { revokeApiKey } from "./revoke-api-key";
 
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
@@ -111,5 +111,67 @@ describe("API-key authentication across replicas", () => {
       async () => (await a.get(project.id)).failover_tuning && (await b.get(project.id)).failover_tuning,
     );
     expect(elapsed).toBeLessThan(1000);
+  });
+});
+
+describe("unknown keys on the SDK API (known-key set)", () => {
+  it("a made-up well-formed key is refused synchronously, with no lookup, once the set is loaded", async () => {
+    const auth = createApiKeyAuthenticator({
+      db,
+      bus: await replica(),
+      knownKeys: true,
+      lookupsPerSecond: 5,
+    });
+    await auth.start();
+    try {
+      let looked = 0;
+      for (let i = 0; i < 500; i++) {
+        const r = auth.authenticate(`Bearer sk_proj_${i.toString(16).padStart(64, "e")}`, 1_000_000);
+        if (r instanceof Promise) {
+          looked++;
+          expect(await r).toBeNull();
+        } else expect(r).toBeNull();
+      }
+      // The lookup budget (burst 5 at one instant) is all the made-up keys got; none holds a cache slot.
+      expect(looked).toBeLessThanOrEqual(5);
+      expect(auth.cache.size).toBe(0);
+    } finally {
+      auth.stop();
+    }
+  });
+
+  it("a key created after the set was loaded authenticates at once (announced on the bus)", async () => {
+    const auth = createApiKeyAuthenticator({
+      db,
+      bus: await replica(),
+      knownKeys: true,
+      lookupsPerSecond: 1,
+    });
+    await auth.start();
+    try {
+      // Spend the lookup budget on made-up keys: the new key must get in through the announcement.
+      for (let i = 0; i < 5; i++) await auth.authenticate(`Bearer sk_proj_${"f".repeat(63)}${i}`, 2_000_000);
+      const org = await createOrganization(sys, { name: `New ${newId("res")}`, planSlug: "team" });
+      const project = await createProject(sys, { organizationId: org.id, name: "p" });
+      const { apiKey } = await createApiKey(sys, { projectId: project.id });
+      await until(1000, async () => (await auth.authenticate(`Bearer ${apiKey}`, 2_000_000)) !== null);
+      expect(await auth.authenticate(`Bearer ${apiKey}`, 2_000_000)).toMatchObject({ projectId: project.id });
+    } finally {
+      auth.stop();
+    }
+  });
+
+  it("an unknown key looked up once is refused without a lookup for the negative TTL", async () => {
+    const auth = createApiKeyAuthenticator({ db, negativeTtlMs: 10_000 });
+    const header = `Bearer sk_proj_${"9".repeat(64)}`;
+    const first = auth.authenticate(header, 5_000_000);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBeNull();
+    expect(auth.authenticate(header, 5_009_000)).toBeNull();
+    expect(auth.cache.size).toBe(0);
+    // After the TTL it is looked up again.
+    const later = auth.authenticate(header, 5_011_000);
+    expect(later).toBeInstanceOf(Promise);
+    await later;
   });
 });
