@@ -1,8 +1,8 @@
 import type { Redis } from "ioredis";
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
 import { withRedis } from "../budgets/budget-redis";
-import { budgetKeys } from "../budgets/redis-keys";
 import { runScript } from "../budgets/lua";
+import { budgetKeys } from "../budgets/redis-keys";
 import { currentWindows, windowExpireAt } from "../budgets/windows";
 import { leaseKeys } from "./lease-keys";
 import { CONFIRM_LEASE_SCRIPT } from "./lua";

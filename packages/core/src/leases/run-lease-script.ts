@@ -1,9 +1,9 @@
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
 import { budgetUnavailable, withRedis } from "../budgets/budget-redis";
 import { budgetRuntimeCache, type ProjectBudgetRuntime } from "../budgets/budget-runtime";
-import { budgetKeys } from "../budgets/redis-keys";
 import { type LuaScript, runScript } from "../budgets/lua";
 import { ensureBudgetBuilt } from "../budgets/rebuild-budget-counters";
+import { budgetKeys } from "../budgets/redis-keys";
 import { currentWindowKeys, PERIOD_CODE, PERIODS } from "../budgets/windows";
 import type { LeaseDeps } from "./lease-deps";
 import { LEASE_SIZING, LEASE_TIMINGS, leaseKeys } from "./lease-keys";
