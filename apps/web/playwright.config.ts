@@ -45,6 +45,9 @@ export default defineConfig({
       DATABASE_URL: harness.TEST_DATABASE_URL,
       REDIS_URL: harness.TEST_REDIS_URL,
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
+      SECRETS_ENCRYPTION_KEY: "e2e0000000000000000000000000000000000000000000000000000000000001",
+      // The webhook spec's receiver listens on 127.0.0.1, which the SSRF guard refuses by default.
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       PUBLIC_URL: baseURL,
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",

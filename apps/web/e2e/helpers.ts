@@ -25,3 +25,20 @@ export async function createOrganization(page: Page, name: string) {
   await expect(page).toHaveURL(/\/projects$/);
   await expect(page.getByTestId("active-org")).toHaveText(name);
 }
+
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** Saves a full-page screenshot under e2e/screenshots/ (gitignored) for people to look at. */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Creates a project through the UI (alert-only, $25 a day) and lands on its page. */
+export async function createProject(page: Page, name: string) {
+  await page.goto("/projects/new");
+  await page.getByLabel("Project name").fill(name);
+  await page.getByLabel("Daily").fill("25");
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(/\/projects\/proj_[0-9a-f]{24}$/);
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+}

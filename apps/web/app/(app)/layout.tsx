@@ -10,10 +10,10 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   if (!viewer.organization) redirect("/onboarding");
   const memberships = await (await getCaller()).organization.listMine();
   return (
-    <div className="flex min-h-dvh">
+    <div className="flex min-h-dvh flex-col md:flex-row">
       <Sidebar viewer={viewer} memberships={memberships} />
       <main className="min-w-0 flex-1">
-        <div className="mx-auto max-w-6xl px-8 py-8">{children}</div>
+        <div className="mx-auto max-w-6xl px-4 py-6 sm:px-8 sm:py-8">{children}</div>
       </main>
     </div>
   );

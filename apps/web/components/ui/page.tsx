@@ -51,33 +51,4 @@ export function CardHeader({
   );
 }
 
-/** Explains an empty area: what will appear here and how to get it there. */
-export function EmptyState({
-  icon,
-  title,
-  description,
-  children,
-  className,
-}: {
-  icon: ReactNode;
-  title: ReactNode;
-  description: ReactNode;
-  children?: ReactNode;
-  className?: string;
-}) {
-  return (
-    <div
-      className={cn(
-        "flex flex-col items-center rounded-lg border border-dashed border-zinc-300 bg-zinc-50/50 px-6 py-14 text-center",
-        className,
-      )}
-    >
-      <div className="flex size-10 items-center justify-center rounded-lg border border-zinc-200 bg-white text-zinc-500 shadow-xs">
-        {icon}
-      </div>
-      <h3 className="mt-4 text-[15px] font-semibold text-zinc-900">{title}</h3>
-      <p className="mt-1.5 max-w-md text-[13px] leading-relaxed text-zinc-500">{description}</p>
-      {children ? <div className="mt-5 flex flex-col items-center gap-4">{children}</div> : null}
-    </div>
-  );
-}
+export { EmptyState } from "./states";

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -171,18 +172,17 @@ export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canM
                 </td>
                 <td className="px-5 py-2.5 text-right">
                   {canManage && !k.revokedAt ? (
-                    <Button
-                      variant="danger"
-                      size="sm"
-                      disabled={revoke.isPending}
-                      onClick={() => {
-                        if (window.confirm(`Revoke “${k.name}”? SDKs using it stop at once.`)) {
-                          revoke.mutate({ keyId: k.id });
-                        }
-                      }}
-                    >
-                      Revoke
-                    </Button>
+                    <ConfirmDialog
+                      title={`Revoke “${k.name}”?`}
+                      description={`SDKs using ${k.prefix}… stop at once: their next call is refused. This cannot be undone.`}
+                      confirmLabel="Revoke key"
+                      onConfirm={() => revoke.mutate({ keyId: k.id })}
+                      trigger={
+                        <Button variant="danger" size="sm" disabled={revoke.isPending}>
+                          Revoke
+                        </Button>
+                      }
+                    />
                   ) : null}
                 </td>
               </tr>

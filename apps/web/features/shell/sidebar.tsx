@@ -2,17 +2,19 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import {
   FleetIcon,
   LogOutIcon,
+  MenuIcon,
   PlansIcon,
   ProjectsIcon,
   UsageIcon,
   WebhooksIcon,
 } from "@/components/ui/icons";
 import { Logo } from "@/components/ui/logo";
+import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { cn } from "@/lib/cn";
 import { OrgSwitcher } from "./org-switcher";
 import type { Membership, Viewer } from "./types";
@@ -30,13 +32,51 @@ function initials(name: string) {
   return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts.at(-1)?.[0] ?? "") : "")).toUpperCase() || "?";
 }
 
+/** The navigation: a sidebar from the md breakpoint up, a top bar with a menu sheet on phones. */
 export function Sidebar({ viewer, memberships }: { viewer: Viewer; memberships: Membership[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <aside className="sticky top-0 hidden h-dvh w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/70 md:flex">
+        <SidebarContent viewer={viewer} memberships={memberships} />
+      </aside>
+      <header className="sticky top-0 z-40 flex h-14 items-center gap-3 border-b border-zinc-200 bg-white/95 px-4 backdrop-blur md:hidden">
+        <Sheet open={open} onOpenChange={setOpen}>
+          <SheetTrigger
+            aria-label="Open navigation"
+            className="-ml-1.5 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-brand-500"
+          >
+            <MenuIcon size={18} />
+          </SheetTrigger>
+          <SheetContent side="left" className="bg-zinc-50">
+            <SheetTitle className="sr-only">Navigation</SheetTitle>
+            <SheetDescription className="sr-only">Organization, pages and account</SheetDescription>
+            <SidebarContent viewer={viewer} memberships={memberships} onNavigate={() => setOpen(false)} />
+          </SheetContent>
+        </Sheet>
+        <Link href="/fleet" aria-label="Breakwater home">
+          <Logo />
+        </Link>
+      </header>
+    </>
+  );
+}
+
+function SidebarContent({
+  viewer,
+  memberships,
+  onNavigate,
+}: {
+  viewer: Viewer;
+  memberships: Membership[];
+  onNavigate?: () => void;
+}) {
   const pathname = usePathname();
   const items = NAV.filter((n) => !n.operatorOnly || viewer.user.isOperator);
   return (
-    <aside className="sticky top-0 flex h-dvh w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/70">
+    <div className="flex min-h-full flex-1 flex-col">
       <div className="flex h-14 items-center px-4">
-        <Link href="/fleet" aria-label="Breakwater home">
+        <Link href="/fleet" aria-label="Breakwater home" onClick={onNavigate}>
           <Logo />
         </Link>
       </div>
@@ -52,6 +92,7 @@ export function Sidebar({ viewer, memberships }: { viewer: Viewer; memberships: 
                 <Link
                   href={item.href}
                   aria-current={active ? "page" : undefined}
+                  onClick={onNavigate}
                   className={cn(
                     "flex h-8 items-center gap-2.5 rounded-md px-2 text-[13px] font-medium transition-colors",
                     active
@@ -89,6 +130,6 @@ export function Sidebar({ viewer, memberships }: { viewer: Viewer; memberships: 
           </Link>
         </div>
       </div>
-    </aside>
+    </div>
   );
 }

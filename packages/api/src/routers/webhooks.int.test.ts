@@ -1,8 +1,9 @@
 import { recordBreakerReport } from "@breakwater/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiTestEnv, codeOf } from "../testing";
+import { maskEndpointUrl } from "./webhooks";
 
-const { deps, signUp, close } = apiTestEnv("api-webhooks-test");
+const { deps, auth, signUp, close } = apiTestEnv("api-webhooks-test");
 afterAll(close);
 
 describe("webhooks and fleet procedures", () => {
@@ -71,5 +72,102 @@ describe("webhooks and fleet procedures", () => {
     expect(await codeOf(asA.webhooks.portalUrl({ projectId: project.id }))).toBe("BAD_REQUEST");
     await asA.webhooks.deleteEndpoint({ endpointId: endpoint.id });
     expect(await asA.webhooks.listEndpoints()).toEqual([]);
+  });
+
+  it("masks endpoint URLs below admin and refuses every change to a viewer with FORBIDDEN", async () => {
+    const owner = await signUp("Olga");
+    const viewer = await signUp("Vic");
+    const asOwner = await owner.caller();
+    const org = await asOwner.organization.create({ name: "Masked" });
+    const team = await deps.db.plan.findUniqueOrThrow({ where: { slug: "team" } });
+    await deps.db.subscription.update({ where: { organizationId: org.id }, data: { planId: team.id } });
+    const slackUrl = "https://hooks.slack.com/services/T0001/B0002/abcdefSECRET?x=1";
+    const { endpoint } = await asOwner.webhooks.createEndpoint({ url: slackUrl });
+    // Messages are only ever sent to loopback (port 9 refuses): the delivery row carries this URL.
+    const localUrl = "http://127.0.0.1:9/hooks/token-123";
+    const { endpoint: local } = await asOwner.webhooks.createEndpoint({ url: localUrl });
+    const project = await asOwner.project.create({ name: "svc", limits: { daily: 5 } });
+    const test = await asOwner.webhooks.sendTest({ endpointId: local.id });
+    await auth.api.addMember({ body: { userId: viewer.userId, organizationId: org.id, role: "viewer" } });
+
+    // Admins and owners see the URL whole.
+    expect((await asOwner.webhooks.getEndpoint({ endpointId: endpoint.id })).url).toBe(slackUrl);
+    const asSeen = await asOwner.webhooks.getMessage({ eventId: test.eventId });
+    expect(asSeen.deliveries[0]?.endpointUrl).toBe(localUrl);
+
+    // A viewer reads everything, but never the path or query of a URL.
+    const asViewer = await viewer.caller();
+    const masked = "https://hooks.slack.com/••••••";
+    expect((await asViewer.webhooks.listEndpoints()).map((e) => e.url)).toEqual([
+      masked,
+      "http://127.0.0.1:9/••••••",
+    ]);
+    expect((await asViewer.webhooks.getEndpoint({ endpointId: endpoint.id })).url).toBe(masked);
+    const log = await asViewer.webhooks.listMessages();
+    expect(log.items.map((m) => m.id)).toEqual([test.eventId]);
+    expect(log.items[0]?.deliveries[0]?.endpointUrl).toBe("http://127.0.0.1:9/••••••");
+    const message = await asViewer.webhooks.getMessage({ eventId: test.eventId });
+    expect(message.deliveries[0]?.endpointUrl).toBe("http://127.0.0.1:9/••••••");
+    expect(JSON.stringify(log)).not.toContain("token-123");
+    expect(await asViewer.webhooks.settings()).toMatchObject({ endpointCount: 2, maxEndpoints: 10 });
+
+    const ref = { endpointId: endpoint.id };
+    const refusals = {
+      createEndpoint: await codeOf(asViewer.webhooks.createEndpoint({ url: "https://example.com/x" })),
+      updateEndpoint: await codeOf(asViewer.webhooks.updateEndpoint({ ...ref, enabled: false })),
+      deleteEndpoint: await codeOf(asViewer.webhooks.deleteEndpoint(ref)),
+      rotateSecret: await codeOf(asViewer.webhooks.rotateSecret(ref)),
+      revealSecret: await codeOf(asViewer.webhooks.revealSecret(ref)),
+      sendTest: await codeOf(asViewer.webhooks.sendTest(ref)),
+      replay: await codeOf(asViewer.webhooks.replay({ eventId: test.eventId, endpointId: endpoint.id })),
+      portalUrl: await codeOf(asViewer.webhooks.portalUrl({ projectId: project.id })),
+    };
+    expect(refusals).toEqual({
+      createEndpoint: "FORBIDDEN",
+      updateEndpoint: "FORBIDDEN",
+      deleteEndpoint: "FORBIDDEN",
+      rotateSecret: "FORBIDDEN",
+      revealSecret: "FORBIDDEN",
+      sendTest: "FORBIDDEN",
+      replay: "FORBIDDEN",
+      portalUrl: "FORBIDDEN",
+    });
+    // Nothing changed.
+    expect(await asOwner.webhooks.getEndpoint(ref)).toMatchObject({ enabled: true, url: slackUrl });
+  });
+
+  it("filters the log by status and pages it by key", async () => {
+    const a = await signUp("Pat");
+    const asA = await a.caller();
+    const org = await asA.organization.create({ name: "Paged" });
+    const team = await deps.db.plan.findUniqueOrThrow({ where: { slug: "team" } });
+    await deps.db.subscription.update({ where: { organizationId: org.id }, data: { planId: team.id } });
+    // Port 9 on loopback refuses the connection: every test send fails at once.
+    const { endpoint } = await asA.webhooks.createEndpoint({ url: "http://127.0.0.1:9/hook" });
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push((await asA.webhooks.sendTest({ endpointId: endpoint.id })).eventId);
+    const newestFirst = [...sent].reverse();
+
+    const first = await asA.webhooks.listMessages({ limit: 2 });
+    expect(first.items.map((m) => m.id)).toEqual(newestFirst.slice(0, 2));
+    const second = await asA.webhooks.listMessages({ limit: 2, cursor: first.nextCursor ?? undefined });
+    expect(second.items.map((m) => m.id)).toEqual(newestFirst.slice(2));
+    expect(second.nextCursor).toBeNull();
+
+    expect((await asA.webhooks.listMessages({ status: "failed" })).items.map((m) => m.id)).toEqual(
+      newestFirst,
+    );
+    expect((await asA.webhooks.listMessages({ status: "delivered" })).items).toEqual([]);
+    expect((await asA.webhooks.listMessages({ status: "pending" })).items).toEqual([]);
+    expect(await codeOf(asA.webhooks.getMessage({ eventId: "evt_missing" }))).toBe("NOT_FOUND");
+  });
+});
+
+describe("maskEndpointUrl", () => {
+  it("keeps scheme, host and port and hides path, query and credentials", () => {
+    expect(maskEndpointUrl("https://hooks.slack.com/services/T/B/X")).toBe("https://hooks.slack.com/••••••");
+    expect(maskEndpointUrl("https://u:p@example.com:8443/?token=1")).toBe("https://example.com:8443/••••••");
+    expect(maskEndpointUrl("https://example.com/")).toBe("https://example.com/");
+    expect(maskEndpointUrl("not a url")).toBe("••••••");
   });
 });

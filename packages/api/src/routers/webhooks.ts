@@ -4,13 +4,16 @@ import {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   getWebhookEndpointSecret,
+  getWebhookMessage,
   getWebhookPortalUrl,
   getWebhookSettings,
   listWebhookEndpoints,
   listWebhookEventTypes,
   listWebhookMessages,
   listWebhookMessagesInput,
+  type Role,
   replayWebhookMessage,
+  roleAtLeast,
   rotateWebhookSecret,
   sendTestWebhook,
   sendTestWebhookInput,
@@ -22,6 +25,36 @@ import { authedProcedure, orgProcedure, router } from "../init";
 
 const endpointRef = z.object({ endpointId: z.string().min(1) });
 
+/**
+ * An endpoint URL as a reader below admin sees it: scheme, host and port only, the path and query
+ * masked (a Slack or Teams webhook URL is itself a credential; so is user:password@).
+ */
+export function maskEndpointUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const hidden = u.pathname.length > 1 || u.search.length > 0 || u.hash.length > 0;
+    return `${u.protocol}//${u.host}${hidden ? "/••••••" : "/"}`;
+  } catch {
+    return "••••••";
+  }
+}
+
+/** Admins and owners (and the operator) see endpoint URLs whole; members and viewers masked. */
+function seesUrls(ctx: { role: Role; core: { actor: { type: string; isOperator?: boolean } } }): boolean {
+  return roleAtLeast(ctx.role, "admin") || ctx.core.actor.isOperator === true;
+}
+
+function maskEndpoint<T extends { url: string }>(e: T): T {
+  return { ...e, url: maskEndpointUrl(e.url) };
+}
+
+function maskMessage<T extends { deliveries: { endpointUrl: string }[] }>(m: T): T {
+  return {
+    ...m,
+    deliveries: m.deliveries.map((d) => ({ ...d, endpointUrl: maskEndpointUrl(d.endpointUrl) })),
+  };
+}
+
 /** The webhook pages: endpoints, the event catalogue, the message log with attempts, replay. */
 export const webhooksRouter = router({
   /** Which backend delivers (built-in or Svix), whether an App Portal exists, the plan's allowance. */
@@ -32,18 +65,23 @@ export const webhooksRouter = router({
   /** Event types with their JSON schema and a sample payload. */
   eventTypes: authedProcedure.query(() => listWebhookEventTypes()),
 
-  /** Endpoints of the active organization (optionally those serving one project) with recent health. */
+  /**
+   * Endpoints of the active organization (optionally those serving one project) with recent health.
+   * Below admin, URLs come with their path and query masked.
+   */
   listEndpoints: orgProcedure("viewer")
     .input(z.object({ projectId: z.string().min(1).optional() }).default({}))
-    .query(({ ctx, input }) =>
-      listWebhookEndpoints(ctx.core, { ...input, organizationId: ctx.organization.id }),
-    ),
+    .query(async ({ ctx, input }) => {
+      const list = await listWebhookEndpoints(ctx.core, { ...input, organizationId: ctx.organization.id });
+      return seesUrls(ctx) ? list : list.map(maskEndpoint);
+    }),
 
   getEndpoint: orgProcedure("viewer")
     .input(endpointRef)
-    .query(({ ctx, input }) =>
-      getWebhookEndpoint(ctx.core, { ...input, organizationId: ctx.organization.id }),
-    ),
+    .query(async ({ ctx, input }) => {
+      const e = await getWebhookEndpoint(ctx.core, { ...input, organizationId: ctx.organization.id });
+      return seesUrls(ctx) ? e : maskEndpoint(e);
+    }),
 
   /** Adds an endpoint; the response carries its whsec_ secret. Admins and up. */
   createEndpoint: orgProcedure("admin")
@@ -89,9 +127,18 @@ export const webhooksRouter = router({
   /** The message log, newest first, with every delivery and attempt; keyset-paginated. */
   listMessages: orgProcedure("viewer")
     .input(listWebhookMessagesInput.omit({ organizationId: true }).default({ limit: 25 }))
-    .query(({ ctx, input }) =>
-      listWebhookMessages(ctx.core, { ...input, organizationId: ctx.organization.id }),
-    ),
+    .query(async ({ ctx, input }) => {
+      const page = await listWebhookMessages(ctx.core, { ...input, organizationId: ctx.organization.id });
+      return seesUrls(ctx) ? page : { ...page, items: page.items.map(maskMessage) };
+    }),
+
+  /** One message: its payload, every delivery and every attempt. */
+  getMessage: orgProcedure("viewer")
+    .input(z.object({ eventId: z.string().min(1) }))
+    .query(async ({ ctx, input }) => {
+      const m = await getWebhookMessage(ctx.core, { ...input, organizationId: ctx.organization.id });
+      return seesUrls(ctx) ? m : maskMessage(m);
+    }),
 
   /** Sends a message to an endpoint again, now, with the same webhook-id. Admins and up. */
   replay: orgProcedure("admin")

@@ -1,12 +1,24 @@
+import type { Prisma } from "@breakwater/db";
 import { z } from "zod";
 import type { Ctx } from "../context";
+import { notFound } from "../errors";
 import { requireTenant } from "./webhook-endpoint-dto";
+
+/** The log's status filter; "failed" covers every way a message finally did not get through. */
+export const WEBHOOK_MESSAGE_STATUS_FILTERS = [
+  "pending",
+  "delivered",
+  "failed",
+  "not_deliverable",
+  "no_endpoints",
+] as const;
 
 export const listWebhookMessagesInput = z.object({
   organizationId: z.string().min(1),
   projectId: z.string().min(1).optional(),
   eventType: z.string().min(1).optional(),
   endpointId: z.string().min(1).optional(),
+  status: z.enum(WEBHOOK_MESSAGE_STATUS_FILTERS).optional(),
   /** Keyset pagination: pass the previous page's nextCursor. */
   cursor: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(100).default(25),
@@ -50,6 +62,47 @@ export interface WebhookMessageDto {
   }[];
 }
 
+/** The rows whose derived status (see toWebhookMessageDto) matches the filter. */
+function statusWhere(status: (typeof WEBHOOK_MESSAGE_STATUS_FILTERS)[number]): Prisma.WebhookEventWhereInput {
+  const done = { completedAt: { not: null } };
+  switch (status) {
+    case "not_deliverable":
+      return { deliverable: false };
+    case "pending":
+      return { deliverable: true, outbox: { is: { completedAt: null } } };
+    case "no_endpoints":
+      return { deliverable: true, outbox: { is: { ...done, outcome: "no_endpoints" } } };
+    case "delivered":
+      return {
+        deliverable: true,
+        OR: [
+          { outbox: { is: { ...done, OR: [{ outcome: "delivered" }, { outcome: null }] } } },
+          { outbox: { is: null }, deliveries: { every: { status: "succeeded" } } },
+        ],
+      };
+    case "failed":
+      return {
+        deliverable: true,
+        OR: [
+          { outbox: { is: { ...done, outcome: { in: ["failed", "rejected", "exhausted"] } } } },
+          { outbox: { is: null }, deliveries: { some: { status: { not: "succeeded" } } } },
+        ],
+      };
+  }
+}
+
+const messageInclude = (endpointId?: string) =>
+  ({
+    outbox: true,
+    deliveries: {
+      where: endpointId ? { endpointId } : undefined,
+      include: { endpoint: { select: { url: true } }, attempts: { orderBy: { attemptNumber: "asc" } } },
+      orderBy: { createdAt: "asc" },
+    },
+  }) satisfies Prisma.WebhookEventInclude;
+
+type MessageRow = Prisma.WebhookEventGetPayload<{ include: ReturnType<typeof messageInclude> }>;
+
 /** The message log: events newest first with every delivery and attempt. Viewer role. */
 export async function listWebhookMessages(
   ctx: Ctx,
@@ -62,63 +115,78 @@ export async function listWebhookMessages(
       organizationId: input.organizationId,
       projectId: input.projectId,
       type: input.eventType,
+      ...(input.status ? statusWhere(input.status) : {}),
       ...(input.endpointId ? { deliveries: { some: { endpointId: input.endpointId } } } : {}),
       ...(input.cursor ? { id: { lt: input.cursor } } : {}),
     },
     orderBy: { id: "desc" },
     take: input.limit + 1,
-    include: {
-      outbox: true,
-      deliveries: {
-        where: input.endpointId ? { endpointId: input.endpointId } : undefined,
-        include: { endpoint: { select: { url: true } }, attempts: { orderBy: { attemptNumber: "asc" } } },
-        orderBy: { createdAt: "asc" },
-      },
-    },
+    include: messageInclude(input.endpointId),
   });
   const page = rows.slice(0, input.limit);
   return {
-    items: page.map((e) => {
-      let status: WebhookMessageDto["status"];
-      if (!e.deliverable) status = "not_deliverable";
-      else if (!e.outbox)
-        status = e.deliveries.every((d) => d.status === "succeeded") ? "delivered" : "failed";
-      else if (!e.outbox.completedAt) status = "pending";
-      else status = (e.outbox.outcome as WebhookMessageDto["status"] | null) ?? "delivered";
-      return {
-        id: e.id,
-        type: e.type,
-        projectId: e.projectId,
-        episodeId: e.episodeId,
-        createdAt: e.createdAt.toISOString(),
-        deliverable: e.deliverable,
-        isTest: e.isTest,
-        payload: e.payload,
-        status,
-        nextAttemptAt: e.outbox?.completedAt ? null : (e.outbox?.nextAttemptAt?.toISOString() ?? null),
-        lastError: e.outbox?.lastError ?? null,
-        deliveries: e.deliveries.map((d) => ({
-          id: d.id,
-          endpointId: d.endpointId,
-          endpointUrl: d.endpoint.url,
-          status: d.status,
-          attemptCount: d.attemptCount,
-          nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-          lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
-          attempts: d.attempts.map((a) => ({
-            id: a.id,
-            attemptNumber: a.attemptNumber,
-            trigger: a.trigger,
-            startedAt: a.startedAt.toISOString(),
-            latencyMs: a.latencyMs,
-            responseStatus: a.responseStatus,
-            success: a.success,
-            error: a.error,
-            responseSnippet: a.responseSnippet,
-          })),
-        })),
-      };
-    }),
+    items: page.map(toWebhookMessageDto),
     nextCursor: rows.length > input.limit ? (page[page.length - 1]?.id ?? null) : null,
   };
+}
+
+function toWebhookMessageDto(e: MessageRow): WebhookMessageDto {
+  let status: WebhookMessageDto["status"];
+  if (!e.deliverable) status = "not_deliverable";
+  else if (!e.outbox) status = e.deliveries.every((d) => d.status === "succeeded") ? "delivered" : "failed";
+  else if (!e.outbox.completedAt) status = "pending";
+  else status = (e.outbox.outcome as WebhookMessageDto["status"] | null) ?? "delivered";
+  return {
+    id: e.id,
+    type: e.type,
+    projectId: e.projectId,
+    episodeId: e.episodeId,
+    createdAt: e.createdAt.toISOString(),
+    deliverable: e.deliverable,
+    isTest: e.isTest,
+    payload: e.payload,
+    status,
+    nextAttemptAt: e.outbox?.completedAt ? null : (e.outbox?.nextAttemptAt?.toISOString() ?? null),
+    lastError: e.outbox?.lastError ?? null,
+    deliveries: e.deliveries.map((d) => ({
+      id: d.id,
+      endpointId: d.endpointId,
+      endpointUrl: d.endpoint.url,
+      status: d.status,
+      attemptCount: d.attemptCount,
+      nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+      lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+      attempts: d.attempts.map((a) => ({
+        id: a.id,
+        attemptNumber: a.attemptNumber,
+        trigger: a.trigger,
+        startedAt: a.startedAt.toISOString(),
+        latencyMs: a.latencyMs,
+        responseStatus: a.responseStatus,
+        success: a.success,
+        error: a.error,
+        responseSnippet: a.responseSnippet,
+      })),
+    })),
+  };
+}
+
+export const getWebhookMessageInput = z.object({
+  organizationId: z.string().min(1),
+  eventId: z.string().min(1),
+});
+
+/** One message of the log with its payload, every delivery and every attempt. Viewer role. */
+export async function getWebhookMessage(
+  ctx: Ctx,
+  raw: z.input<typeof getWebhookMessageInput>,
+): Promise<WebhookMessageDto> {
+  const input = getWebhookMessageInput.parse(raw);
+  requireTenant(ctx, input.organizationId, "viewer");
+  const row = await ctx.db.webhookEvent.findUnique({
+    where: { id: input.eventId },
+    include: messageInclude(),
+  });
+  if (!row || row.organizationId !== input.organizationId) throw notFound("Webhook message");
+  return toWebhookMessageDto(row);
 }

@@ -1,47 +1,31 @@
 import type { Metadata } from "next";
-import { WebhooksIcon } from "@/components/ui/icons";
-import { EmptyState, PageHeader } from "@/components/ui/page";
-import { ComingUp } from "@/components/ui/preview";
+import { PageHeader } from "@/components/ui/page";
+import { EndpointsPanel } from "@/features/webhooks/endpoints-panel";
+import { RETRY_SCHEDULE_TEXT } from "@/features/webhooks/format";
+import { webhookPageContext } from "@/features/webhooks/page-data";
+import { WebhooksNav } from "@/features/webhooks/webhooks-nav";
+import { getQueryClient, HydrateClient, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-export default function WebhooksPage() {
+export default async function WebhooksPage() {
+  const { canManage, planName } = await webhookPageContext();
+  const qc = getQueryClient();
+  await Promise.all([
+    qc.prefetchQuery(trpc.webhooks.settings.queryOptions()),
+    qc.prefetchQuery(trpc.webhooks.listEndpoints.queryOptions({})),
+    qc.prefetchQuery(trpc.project.list.queryOptions()),
+  ]);
   return (
     <div className="space-y-6">
       <PageHeader
         title="Webhooks"
-        description="Get paged when a provider's breaker opens or closes, with signed, retried deliveries."
+        description={`Get paged when a provider's breaker opens or closes. Messages are signed per the Standard Webhooks spec; a failed delivery is retried ${RETRY_SCHEDULE_TEXT}.`}
       />
-      <EmptyState
-        icon={<WebhooksIcon size={18} />}
-        title="No endpoints yet"
-        description="Endpoints receive circuit_breaker_opened and circuit_breaker_closed events (and budget thresholds), signed per the Standard Webhooks spec and retried for up to three days."
-      >
-        <div className="flex flex-wrap justify-center gap-2 font-mono text-[11px]">
-          <span className="rounded-md border border-zinc-200 bg-white px-2 py-1 text-zinc-600">
-            circuit_breaker_opened
-          </span>
-          <span className="rounded-md border border-zinc-200 bg-white px-2 py-1 text-zinc-600">
-            circuit_breaker_closed
-          </span>
-          <span className="rounded-md border border-zinc-200 bg-white px-2 py-1 text-zinc-600">
-            budget_threshold_crossed
-          </span>
-        </div>
-      </EmptyState>
-      <ComingUp
-        items={[
-          {
-            title: "Endpoints",
-            text: "Add, test, rotate the signing secret, filter by event type and provider.",
-          },
-          {
-            title: "Message log",
-            text: "Every attempt with status, latency and response code; replay any message.",
-          },
-          { title: "Event catalogue", text: "The JSON schema and a sample payload for each event type." },
-        ]}
-      />
+      <WebhooksNav />
+      <HydrateClient>
+        <EndpointsPanel canManage={canManage} planName={planName} />
+      </HydrateClient>
     </div>
   );
 }
