@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
 import { fleetRouter } from "./routers/fleet";
 import { meRouter } from "./routers/me";
+import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
 import { webhooksRouter } from "./routers/webhooks";
@@ -14,6 +15,7 @@ export const appRouter = router({
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
+  operator: operatorRouter,
 });
 
 export type AppRouter = typeof appRouter;
