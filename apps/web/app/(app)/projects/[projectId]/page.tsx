@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { Card, CardHeader, PageHeader } from "@/components/ui/page";
+import { ProjectEntitlements } from "@/features/operator/project-entitlements";
 import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
 import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
@@ -38,6 +39,7 @@ export default async function ProjectPage({ params }: Props) {
   const project = await loadProject(projectId);
   const viewer = (await getViewer())!;
   void getQueryClient().prefetchQuery(trpc.apiKey.list.queryOptions({ projectId: project.id }));
+  void getQueryClient().prefetchQuery(trpc.project.entitlements.queryOptions({ projectId: project.id }));
   const sdkBaseUrl = getRuntime().config.PUBLIC_URL.replace(/\/+$/, "");
 
   return (
@@ -89,6 +91,7 @@ export default async function ProjectPage({ params }: Props) {
 
       <HydrateClient>
         <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
+        <ProjectEntitlements projectId={project.id} />
       </HydrateClient>
 
       <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
