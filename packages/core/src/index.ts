@@ -1,6 +1,7 @@
 export * from "./admission/admission-limiter";
 export * from "./audit/record-audit";
 export * from "./auth/claim-first-operator";
+export * from "./auth/operator-role";
 export * from "./auth/resolve-dashboard-caller";
 export * from "./budgets/budget-deps";
 export * from "./budgets/budget-pricing";

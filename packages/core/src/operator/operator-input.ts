@@ -41,8 +41,8 @@ export const featureKeyInput = z
   .refine(isFeatureKey, { message: `Unknown feature (known: ${FEATURE_KEYS.join(", ")})` })
   .transform((k) => k as FeatureKey);
 
-/** A JSON feature value: boolean, whole number or null (unlimited); typed against the feature later. */
-export const featureValueInput = z.union([z.boolean(), z.number(), z.null()]);
+/** A JSON feature value, checked against its feature's type by the enclosing schema (one message per type). */
+export const featureValueInput = z.unknown().transform((v) => v as FeatureValue);
 
 /** A partial map feature → value; unknown features and values of the wrong type are field errors. */
 export const entitlementMapInput = z
