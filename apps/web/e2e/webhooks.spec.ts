@@ -324,3 +324,26 @@ test("webhook pages: add, test, wire event, retry, replay, rotate, viewer", asyn
     await shoot(page, "webhooks-events");
   });
 });
+
+test("a plan without breaker webhooks explains what it would deliver and who can change it", async ({
+  page,
+}) => {
+  const run = Math.random().toString(36).slice(2, 8);
+  await signUp(page, "Fran Free", uniqueEmail("hooks-free"));
+  await createOrganization(page, `Free hooks ${run}`);
+  await page.goto("/webhooks");
+  const notice = page.getByTestId("plan-notice");
+  await expect(notice).toContainText("Breaker webhooks are not on the Free plan");
+  await expect(notice).toContainText("circuit_breaker_opened");
+  await expect(notice).toContainText("operator of this Breakwater installation");
+  await expect(page.getByTestId("endpoint-allowance")).toHaveText("Your plan includes no webhook endpoints");
+  await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
+  await shoot(page, "webhooks-free-plan");
+
+  // The allowance is enforced by the procedure too, with a message that says why.
+  const res = await page.request.post("/api/trpc/webhooks.createEndpoint", {
+    data: { json: { url: "http://127.0.0.1:9/x" } },
+  });
+  expect(res.status()).toBe(412);
+  expect(JSON.stringify(await res.json())).toContain("Your plan does not include webhook endpoints");
+});

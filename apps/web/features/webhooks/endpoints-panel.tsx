@@ -73,7 +73,7 @@ export function EndpointsPanel({ canManage, planName }: { canManage: boolean; pl
             ) : null
           }
         />
-        {canManage && atLimit && s ? (
+        {canManage && atLimit && s?.breakerWebhooks && s.maxEndpoints !== 0 ? (
           <p
             className="border-b border-zinc-100 bg-amber-50/60 px-5 py-2.5 text-xs text-amber-900"
             role="status"
@@ -91,9 +91,11 @@ export function EndpointsPanel({ canManage, planName }: { canManage: boolean; pl
                 icon={<WebhooksIcon size={18} />}
                 title="No endpoints yet"
                 description={
-                  canManage
-                    ? "Add an endpoint to receive circuit_breaker_opened and circuit_breaker_closed events, signed per the Standard Webhooks spec."
-                    : "An admin can add one. Endpoints receive circuit_breaker_opened and circuit_breaker_closed events."
+                  s && !s.breakerWebhooks
+                    ? "Endpoints come with a plan that includes breaker webhooks."
+                    : canManage
+                      ? "Add an endpoint to receive circuit_breaker_opened and circuit_breaker_closed events, signed per the Standard Webhooks spec."
+                      : "An admin can add one. Endpoints receive circuit_breaker_opened and circuit_breaker_closed events."
                 }
               />
             }
@@ -149,7 +151,9 @@ function Allowance({ settings: s }: { settings: WebhookSettings }) {
     <span data-testid="endpoint-allowance">
       {s.maxEndpoints === null
         ? `${s.endpointCount} endpoint${s.endpointCount === 1 ? "" : "s"} (no limit on your plan)`
-        : `${s.endpointCount} of ${s.maxEndpoints} endpoint${s.maxEndpoints === 1 ? "" : "s"} your plan allows`}
+        : s.maxEndpoints === 0
+          ? "Your plan includes no webhook endpoints"
+          : `${s.endpointCount} of ${s.maxEndpoints} endpoint${s.maxEndpoints === 1 ? "" : "s"} your plan allows`}
       {s.backend === "svix" ? " · delivered by Svix" : ""}
     </span>
   );
