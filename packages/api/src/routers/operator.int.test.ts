@@ -35,6 +35,8 @@ describe("operator procedures", () => {
       }),
       asOwner.operator.clearOverride({ organization: org.id, featureKey: "failover_tuning" }),
       asOwner.operator.projectEntitlements({ projectId: project.id }),
+      asOwner.operator.listUsers(),
+      asOwner.operator.setOperatorRole({ user: owner.userId, isOperator: true }),
     ];
     for (const call of calls) expect(await codeOf(call)).toBe("FORBIDDEN");
     expect(await deps.db.plan.findUnique({ where: { slug: "sneaky" } })).toBeNull();

@@ -9,8 +9,10 @@ import {
   listEntitlementOverrides,
   listOrganizationsForOperator,
   listPlans,
+  listUsersForOperator,
   pinSubscription,
   setEntitlementOverride,
+  setOperatorRole,
   setOrganizationPlan,
   type setOrganizationPlanInput,
   type setOverrideInput,
@@ -61,6 +63,12 @@ export const operatorRouter = router({
   clearOverride: operatorProcedure
     .input((raw) => raw as z.input<typeof clearOverrideInput>)
     .mutation(({ ctx, input }) => clearEntitlementOverride(ctx.core, input)),
+  /** Users of the installation with their operator flag. */
+  listUsers: operatorProcedure.query(({ ctx }) => listUsersForOperator(ctx.core)),
+  /** Grants or revokes the operator role of another user (audited; the last operator stays). */
+  setOperatorRole: operatorProcedure
+    .input(z.object({ user: z.string().min(1), isOperator: z.boolean() }))
+    .mutation(({ ctx, input }) => setOperatorRole(ctx.core, input)),
   /** "Why this value" for any project of any organization. */
   projectEntitlements: operatorProcedure
     .input(z.object({ projectId: z.string().min(1) }))
