@@ -158,3 +158,128 @@ describe("bw bad input", () => {
     expect(res.stderr.trim()).toMatch(/^bw: Invalid configuration: DATABASE_URL /);
   });
 });
+
+describe("bw operator commands", () => {
+  it("set-plan, override set/clear and plan show go through core's validation and audit", async () => {
+    const slug = `ops-${Date.now().toString(36)}`;
+    expect(bw("org", "create", "--name", "Ops CLI", "--slug", slug, "--json").code).toBe(0);
+    const moved = bw("org", "set-plan", "--org", slug, "--plan", "team", "--json");
+    expect(moved.code).toBe(0);
+    const org = JSON.parse(moved.stdout) as { organization_id: string; plan: string; pinned_version: null };
+    expect(org).toMatchObject({ plan: "team", pinned_version: null });
+
+    const past = bw(
+      "override",
+      "set",
+      "--org",
+      slug,
+      "--feature",
+      "failover_tuning",
+      "--value",
+      "true",
+      "--reason",
+      "late",
+      "--expires",
+      "2020-01-01T00:00:00Z",
+      "--json",
+    );
+    expect(past.code).toBe(1);
+    expect(past.stdout).toBe("");
+    expect(past.stderr).toMatch(/expiresAt: The expiry is in the past/);
+    const wrongType = bw(
+      "override",
+      "set",
+      "--org",
+      slug,
+      "--feature",
+      "max_projects",
+      "--value",
+      "yes",
+      "--reason",
+      "x",
+    );
+    expect(wrongType.code).toBe(1);
+    expect(wrongType.stderr).toMatch(/max_projects must be a whole number/);
+    expect(
+      bw("override", "set", "--feature", "failover_tuning", "--value", "true", "--reason", "x").stderr,
+    ).toMatch(/exactly one of --org or --project/);
+    expect(await db.entitlementOverride.count({ where: { organizationId: org.organization_id } })).toBe(0);
+
+    const set = bw(
+      "override",
+      "set",
+      "--org",
+      slug,
+      "--feature",
+      "failover_tuning",
+      "--value",
+      "false",
+      "--reason",
+      "incident 7",
+      "--json",
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      feature: "failover_tuning",
+      value: false,
+      reason: "incident 7",
+    });
+    const cleared = bw("override", "clear", "--org", slug, "--feature", "failover_tuning", "--json");
+    expect(cleared.code).toBe(0);
+    expect(JSON.parse(cleared.stdout).cleared).toMatchObject({ value: false });
+
+    const audits = await db.auditEvent.findMany({
+      where: { organizationId: org.organization_id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audits.map((a) => [a.action, a.actorType, a.actorId])).toEqual([
+      ["organization.create", "system", "cli"],
+      ["subscription.change_plan", "system", "cli"],
+      ["entitlement_override.set", "system", "cli"],
+      ["entitlement_override.clear", "system", "cli"],
+    ]);
+
+    const shown = bw("plan", "show", "--plan", "team", "--json");
+    expect(shown.code).toBe(0);
+    const [team] = JSON.parse(shown.stdout) as {
+      slug: string;
+      versions: { entitlements: Record<string, unknown> }[];
+    }[];
+    expect(team?.slug).toBe("team");
+    expect(team?.versions[0]?.entitlements).toHaveProperty("failover_tuning");
+  }, 240_000); // eight CLI processes, each a cold tsx start
+
+  it("user create makes a password account, an operator with --operator, and refuses a duplicate", async () => {
+    const email = `op-${Date.now().toString(36)}@example.test`;
+    const r = bw(
+      "user",
+      "create",
+      "--email",
+      email,
+      "--name",
+      "Olga",
+      "--password",
+      "correct horse",
+      "--operator",
+      "--json",
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { user_id: string; operator: boolean };
+    expect(out.operator).toBe(true);
+    const user = await db.user.findUniqueOrThrow({ where: { email }, include: { accounts: true } });
+    expect(user.isOperator).toBe(true);
+    expect(user.accounts).toHaveLength(1);
+    expect(user.accounts[0]?.providerId).toBe("credential");
+    expect(user.accounts[0]?.password).not.toContain("correct horse");
+    expect(
+      await db.auditEvent.count({ where: { targetId: user.id, action: "user.create", actorId: "cli" } }),
+    ).toBe(1);
+
+    const again = bw("user", "create", "--email", email, "--name", "Olga", "--password", "correct horse");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+    const short = bw("user", "create", "--email", `x-${email}`, "--name", "X", "--password", "short");
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/at least 8 characters/);
+  }, 120_000);
+});

@@ -68,7 +68,52 @@ const COMMANDS: CommandSpec[] = [
     summary: "Revoke a key",
     flags: { key: { type: "string", required: true, help: "key id (key_…)" } },
   },
+  {
+    name: "org set-plan",
+    summary: "Move an organization to a plan (its latest version; drops a pin)",
+    flags: {
+      org: { type: "string", required: true, help: "organization id or slug" },
+      plan: { type: "string", required: true, help: "plan slug" },
+    },
+  },
+  {
+    name: "override set",
+    summary: "Override one feature for an organization or a project (replaces an earlier override)",
+    flags: {
+      org: { type: "string", help: "organization id or slug (organization-level)" },
+      project: { type: "string", help: "project id (project-level)" },
+      feature: { type: "string", required: true, help: "feature key, e.g. failover_tuning" },
+      value: { type: "string", required: true, help: "true, false, a whole number or unlimited" },
+      reason: { type: "string", required: true, help: "why (shown as the deciding reason)" },
+      expires: { type: "string", help: "ISO date-time when it stops applying (future)" },
+    },
+  },
+  {
+    name: "override clear",
+    summary: "Remove the override of one feature for an organization or a project",
+    flags: {
+      org: { type: "string", help: "organization id or slug" },
+      project: { type: "string", help: "project id" },
+      feature: { type: "string", required: true, help: "feature key" },
+      reason: { type: "string", help: "why (kept in the audit log)" },
+    },
+  },
   { name: "plan list", summary: "List plans with price and entitlements", flags: {} },
+  {
+    name: "plan show",
+    summary: "Show a plan's versions and every feature (all plans' current version without --plan)",
+    flags: { plan: { type: "string", help: "plan slug" } },
+  },
+  {
+    name: "user create",
+    summary: "Create a user who signs in with email and password (optionally an operator)",
+    flags: {
+      email: { type: "string", required: true, help: "email address" },
+      name: { type: "string", required: true, help: "display name" },
+      password: { type: "string", required: true, help: "password (8–128 characters)" },
+      operator: { type: "boolean", help: "make the user an operator of this installation" },
+    },
+  },
   { name: "migrate", summary: "Apply pending database migrations (prisma migrate deploy)", flags: {} },
   {
     name: "seed",
@@ -212,12 +257,22 @@ async function main(argv: string[]): Promise<number> {
         return show(out, await run.planList(ctx));
       case "simulate":
         return show(out, await simulate(ctx, v));
+      case "plan show":
+        return show(out, await run.planShow(ctx, v));
+      case "org set-plan":
+        return show(out, await run.orgSetPlan(ctx, v));
+      case "override set":
+        return show(out, await run.overrideSet(ctx, v));
+      case "override clear":
+        return show(out, await run.overrideClear(ctx, v));
+      case "user create":
+        return show(out, await run.userCreate(ctx, v));
       default:
         return fail(`unknown command "${cmd.name}"`, 2);
     }
   } catch (err) {
-    if (err instanceof DomainError) return fail(err.message, 1);
     if (err instanceof UsageError) return fail(err.message, 2);
+    if (err instanceof DomainError) return fail(err.message, 1);
     if (err instanceof ZodError) {
       const issue = err.issues[0];
       const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";

@@ -2,18 +2,27 @@
 import {
   type ApiKeyDto,
   type Ctx,
+  clearEntitlementOverride,
   createApiKey,
   createOrganization,
   createProject,
+  createUserWithPassword,
+  type FeatureValue,
   getOrganization,
+  getPlan,
   listApiKeys,
   listOrganizations,
   listPlans,
   listProjects,
+  type OverrideDto,
   type ProjectDto,
   revokeApiKey,
+  setEntitlementOverride,
+  setOrganizationPlan,
 } from "@breakwater/core";
+import { hashPassword } from "better-auth/crypto";
 import type { FlagValue } from "./parse";
+import { UsageError } from "./parse";
 
 export interface Result {
   human: string;
@@ -187,6 +196,121 @@ export async function planList(ctx: Ctx): Promise<Result> {
       subscription_count: p.subscriptionCount,
       archived: p.archived,
     })),
+  };
+}
+
+export async function orgSetPlan(ctx: Ctx, v: Values): Promise<Result> {
+  const sub = await setOrganizationPlan(ctx, { organization: str(v.org)!, planSlug: str(v.plan)! });
+  return {
+    human: `Organization ${sub.organizationId} is now on ${sub.planName} (${sub.planSlug}) v${sub.effectiveVersion}`,
+    json: {
+      organization_id: sub.organizationId,
+      plan: sub.planSlug,
+      version: sub.effectiveVersion,
+      pinned_version: sub.pinnedVersion,
+    },
+  };
+}
+
+/** `--value`: true/false, a whole number, or "unlimited" (null); the feature's type is checked by core. */
+export function parseFeatureValue(raw: string): FeatureValue | string {
+  const t = raw.trim().toLowerCase();
+  if (t === "true" || t === "on") return true;
+  if (t === "false" || t === "off") return false;
+  if (t === "unlimited" || t === "null") return null;
+  return /^-?\d+$/.test(t) ? Number(t) : raw;
+}
+
+function scopeOf(v: Values): { organization?: string; projectId?: string } {
+  if ((v.org === undefined) === (v.project === undefined))
+    throw new UsageError("give exactly one of --org or --project");
+  return v.org !== undefined ? { organization: str(v.org) } : { projectId: str(v.project) };
+}
+
+function overrideJson(o: OverrideDto) {
+  return {
+    override_id: o.id,
+    organization_id: o.organizationId,
+    project_id: o.projectId,
+    feature: o.featureKey,
+    value: o.value,
+    reason: o.reason,
+    expires_at: o.expiresAt,
+    created_at: o.createdAt,
+  };
+}
+
+export async function overrideSet(ctx: Ctx, v: Values): Promise<Result> {
+  const o = await setEntitlementOverride(ctx, {
+    ...scopeOf(v),
+    featureKey: str(v.feature)!,
+    value: parseFeatureValue(str(v.value)!) as FeatureValue,
+    reason: str(v.reason)!,
+    expiresAt: v.expires === undefined ? null : (str(v.expires) as unknown as Date),
+  });
+  const where = o.projectId ? `project ${o.projectId}` : `organization ${o.organizationId}`;
+  return {
+    human: `Override set: ${o.featureKey} = ${JSON.stringify(o.value)} for ${where} (${o.reason}${o.expiresAt ? `, until ${o.expiresAt}` : ""})`,
+    json: overrideJson(o),
+  };
+}
+
+export async function overrideClear(ctx: Ctx, v: Values): Promise<Result> {
+  const { cleared } = await clearEntitlementOverride(ctx, {
+    ...scopeOf(v),
+    featureKey: str(v.feature)!,
+    reason: str(v.reason),
+  });
+  return {
+    human: `Override cleared: ${cleared.featureKey} for ${cleared.projectId ? `project ${cleared.projectId}` : `organization ${cleared.organizationId}`}`,
+    json: { cleared: overrideJson(cleared) },
+  };
+}
+
+/** One plan's versions and features (`--plan`), or every plan's current version. */
+export async function planShow(ctx: Ctx, v: Values): Promise<Result> {
+  const slugs = v.plan !== undefined ? [str(v.plan)!] : (await listPlans(ctx)).map((p) => p.slug);
+  const plans = await Promise.all(slugs.map((s) => getPlan(ctx, s)));
+  const human = plans
+    .map((p) => {
+      const cur = p.versions[0];
+      const head = `${p.name} (${p.slug}) v${cur?.version ?? 0}${p.archived ? " archived" : ""}: $${((cur?.priceCents ?? 0) / 100).toFixed(2)}/mo, ${p.subscriptionCount} subscribers (${p.pinnedCount} pinned)`;
+      const rows = p.features.map((f) => {
+        const val = cur?.entitlements[f.key];
+        return `  ${f.key.padEnd(26)} ${f.type.padEnd(5)} ${val === null ? "unlimited" : String(val)}`;
+      });
+      return [head, ...rows].join("\n");
+    })
+    .join("\n\n");
+  return {
+    human,
+    json: plans.map((p) => ({
+      plan_id: p.id,
+      slug: p.slug,
+      name: p.name,
+      archived: p.archived,
+      subscription_count: p.subscriptionCount,
+      pinned_count: p.pinnedCount,
+      versions: p.versions.map((x) => ({
+        version: x.version,
+        price_cents: x.priceCents,
+        entitlements: x.entitlements,
+        change_note: x.changeNote,
+        created_at: x.createdAt,
+      })),
+    })),
+  };
+}
+
+export async function userCreate(ctx: Ctx, v: Values): Promise<Result> {
+  const u = await createUserWithPassword(
+    ctx,
+    { email: str(v.email)!, name: str(v.name)!, password: str(v.password)!, operator: v.operator === true },
+    hashPassword,
+  );
+  return {
+    human: `Created ${u.isOperator ? "operator " : "user "}${u.name} <${u.email}> (${u.id})`,
+    json: { user_id: u.id, email: u.email, name: u.name, operator: u.isOperator, created_at: u.createdAt },
   };
 }
 

@@ -31,3 +31,17 @@ export function toTRPCError(err: unknown): TRPCError | null {
   }
   return null;
 }
+
+/** Per-field messages of a refused input (dotted path → message), for forms to show beside each field. */
+export function fieldErrorsOf(cause: unknown): Record<string, string> | undefined {
+  if (isDomainError(cause)) {
+    const fe = cause.details?.fieldErrors;
+    return fe && typeof fe === "object" ? (fe as Record<string, string>) : undefined;
+  }
+  if (cause instanceof ZodError) {
+    const out: Record<string, string> = {};
+    for (const issue of cause.issues) out[issue.path.map(String).join(".") || "_"] ??= issue.message;
+    return out;
+  }
+  return undefined;
+}

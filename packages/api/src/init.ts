@@ -8,7 +8,7 @@ import {
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import type { TrpcContext } from "./context";
-import { toTRPCError } from "./errors";
+import { fieldErrorsOf, toTRPCError } from "./errors";
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
@@ -21,7 +21,12 @@ const t = initTRPC.context<TrpcContext>().create({
     return {
       ...shape,
       message: internal ? "Something went wrong on our side. Try again in a moment." : shape.message,
-      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        fieldErrors: internal ? undefined : fieldErrorsOf(error.cause),
+      },
     };
   },
 });

@@ -3,6 +3,7 @@ import { apiKeyRouter } from "./routers/api-key";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
+import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
 import { webhooksRouter } from "./routers/webhooks";
@@ -16,6 +17,7 @@ export const appRouter = router({
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
+  operator: operatorRouter,
 });
 
 export type AppRouter = typeof appRouter;

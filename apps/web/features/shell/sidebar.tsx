@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import {
+  BuildingIcon,
   FleetIcon,
   LogOutIcon,
   MenuIcon,
@@ -25,6 +26,7 @@ const NAV: { href: string; label: string; icon: ReactNode; operatorOnly?: boolea
   { href: "/usage", label: "Usage", icon: <UsageIcon /> },
   { href: "/webhooks", label: "Webhooks", icon: <WebhooksIcon /> },
   { href: "/plans", label: "Plans", icon: <PlansIcon />, operatorOnly: true },
+  { href: "/plans/organizations", label: "Organizations", icon: <BuildingIcon />, operatorOnly: true },
 ];
 
 function initials(name: string) {
@@ -73,6 +75,10 @@ function SidebarContent({
 }) {
   const pathname = usePathname();
   const items = NAV.filter((n) => !n.operatorOnly || viewer.user.isOperator);
+  // The longest matching entry is the current one (/plans/organizations is not also /plans).
+  const current = items
+    .filter((n) => pathname === n.href || pathname.startsWith(`${n.href}/`))
+    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (
     <div className="flex min-h-full flex-1 flex-col">
       <div className="flex h-14 items-center px-4">
@@ -86,7 +92,7 @@ function SidebarContent({
       <nav aria-label="Main" className="mt-4 flex-1 px-3">
         <ul className="space-y-0.5">
           {items.map((item) => {
-            const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+            const active = item.href === current;
             return (
               <li key={item.href}>
                 <Link

@@ -1,4 +1,10 @@
-import { createProject, createProjectInput, getProject, listProjects } from "@breakwater/core";
+import {
+  createProject,
+  createProjectInput,
+  explainProjectEntitlements,
+  getProject,
+  listProjects,
+} from "@breakwater/core";
 import { z } from "zod";
 import { orgProcedure, router } from "../init";
 
@@ -15,4 +21,9 @@ export const projectRouter = router({
   create: orgProcedure("admin")
     .input(createProjectInput.omit({ organizationId: true }))
     .mutation(({ ctx, input }) => createProject(ctx.core, { ...input, organizationId: ctx.organization.id })),
+
+  /** "Why this value", read-only: each feature's effective value for the project and the layer that decided it. */
+  entitlements: orgProcedure("viewer")
+    .input(z.object({ projectId: z.string().min(1) }))
+    .query(({ ctx, input }) => explainProjectEntitlements(ctx.core, input.projectId)),
 });

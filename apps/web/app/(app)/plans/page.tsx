@@ -1,32 +1,33 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
-import { PlansIcon } from "@/components/ui/icons";
-import { EmptyState, PageHeader } from "@/components/ui/page";
-import { GhostTable } from "@/components/ui/preview";
-import { getViewer } from "@/lib/trpc/server";
+import { ButtonLink } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page";
+import { OperatorsOnly } from "@/features/operator/operators-only";
+import { PlansConsole } from "@/features/operator/plans-console";
+import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Plans" };
 
-/** Operator-only: everyone else gets a plain 404, like any page they may not know about. */
+/** Operator console: the plans of this installation. Everyone else is told it is for operators. */
 export default async function PlansPage() {
   const viewer = await getViewer();
-  if (!viewer?.user.isOperator) notFound();
+  if (!viewer?.user.isOperator) return <OperatorsOnly title="Plans" />;
+  void getQueryClient().prefetchQuery(trpc.operator.listPlans.queryOptions());
   return (
     <div className="space-y-6">
       <PageHeader
         eyebrow={<Badge tone="brand">Operator</Badge>}
         title="Plans"
-        description="What each plan may do on this installation: features, limits and per-organization overrides."
+        description="What each plan may do on this installation: price, features and limits, versioned."
+        actions={
+          <ButtonLink href="/plans/organizations" variant="secondary">
+            Organizations
+          </ButtonLink>
+        }
       />
-      <EmptyState
-        icon={<PlansIcon size={18} />}
-        title="Plan editing arrives here"
-        description="The four default plans (Free, Solo, Team, Business) are seeded. Editing a plan will create a new version, show the diff between versions, and let subscriptions stay pinned to an older one."
-      />
-      <GhostTable
-        columns={["Plan", "Price", "Requests / month", "Projects", "Retention", "Failover tuning"]}
-      />
+      <HydrateClient>
+        <PlansConsole />
+      </HydrateClient>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { Card, CardHeader, PageHeader } from "@/components/ui/page";
 import { ActiveLeases } from "@/features/projects/active-leases";
+import { ProjectEntitlements } from "@/features/operator/project-entitlements";
 import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
 import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
@@ -40,6 +41,7 @@ export default async function ProjectPage({ params }: Props) {
   const viewer = (await getViewer())!;
   void getQueryClient().prefetchQuery(trpc.apiKey.list.queryOptions({ projectId: project.id }));
   void getQueryClient().prefetchQuery(trpc.lease.listActive.queryOptions({ projectId: project.id }));
+  void getQueryClient().prefetchQuery(trpc.project.entitlements.queryOptions({ projectId: project.id }));
   const sdkBaseUrl = getRuntime().config.PUBLIC_URL.replace(/\/+$/, "");
 
   return (
@@ -92,6 +94,7 @@ export default async function ProjectPage({ params }: Props) {
       <HydrateClient>
         <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
         <ActiveLeases projectId={project.id} />
+        <ProjectEntitlements projectId={project.id} />
       </HydrateClient>
 
       <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
