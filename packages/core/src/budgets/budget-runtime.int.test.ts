@@ -2,6 +2,7 @@ import type { PrismaClient } from "@breakwater/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { notFound } from "../errors";
 import { newId } from "../ids";
+import { budgetTestEnv, makeProject } from "../testing/budgets";
 import {
   DEFAULT_STOP_REASON,
   loadProjectBudgetRuntime,
@@ -10,7 +11,6 @@ import {
   type TagRuleRuntime,
 } from "./budget-runtime";
 import { usdToNanos } from "./money";
-import { budgetTestEnv, makeProject } from "./testing";
 import type { Period } from "./windows";
 
 const env = budgetTestEnv();

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../testing/budgets";
 import { checkBudget } from "./check-budget";
 import { confirmSpend } from "./confirm-spend";
 import { type IngestedSpendItem, recordIngestedSpend } from "./record-ingested-spend";
 import { budgetKeys } from "./redis-keys";
-import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "./testing";
 import { currentWindows } from "./windows";
 
 const env = budgetTestEnv();

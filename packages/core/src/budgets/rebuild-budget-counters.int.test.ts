@@ -2,12 +2,12 @@ import { type PrivateRedis, startPrivateRedis } from "@breakwater/queue/testing"
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../testing/budgets";
 import type { BudgetDeps } from "./budget-deps";
 import { createBudgetRedis } from "./budget-redis";
 import { checkBudget } from "./check-budget";
 import { recordIngestedSpend } from "./record-ingested-spend";
 import { budgetKeys } from "./redis-keys";
-import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "./testing";
 import { currentWindows } from "./windows";
 
 const env = budgetTestEnv();

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import { newId } from "../ids";
+import { seedProject, testDeps } from "../testing/fleet";
 import { loadBreakerEventContext } from "./breaker-event-context";
-import { seedProject, testDeps } from "./fleet-test-helpers";
 
 const deps = testDeps();
 afterAll(() => deps.db.$disconnect());

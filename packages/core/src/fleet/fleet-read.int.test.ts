@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Ctx } from "../context";
-import { seedProject, testDeps } from "./fleet-test-helpers";
+import { seedProject, testDeps } from "../testing/fleet";
 import { getFleetOverview } from "./get-fleet-overview";
 import { getProviderHealth } from "./get-provider-health";
 import { recordBreakerReport } from "./record-breaker-report";

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { parseBreakerEvent } from "../events/breaker-events";
 import { newId } from "../ids";
+import { seedProject, testDeps } from "../testing/fleet";
 import { closeStaleEpisodes } from "./close-stale-episodes";
-import { seedProject, testDeps } from "./fleet-test-helpers";
 import { type BreakerReportInput, recordBreakerReport } from "./record-breaker-report";
 
 const deps = testDeps({ BREAKER_STALE_SECONDS: "60", PUBLIC_URL: "https://bw.example.com/" });

@@ -4,6 +4,7 @@ import { budgetRuntimeCache } from "../budgets/budget-runtime";
 import { checkBudget } from "../budgets/check-budget";
 import { confirmSpend } from "../budgets/confirm-spend";
 import { budgetKeys } from "../budgets/redis-keys";
+import { currentWindows } from "../budgets/windows";
 import {
   budgetTestEnv,
   callId,
@@ -11,8 +12,7 @@ import {
   deleteProjectKeys,
   makeProject,
   testCatalogue,
-} from "../budgets/testing";
-import { currentWindows } from "../budgets/windows";
+} from "../testing/budgets";
 import { type GrantLeaseInput, grantLease } from "./grant-lease";
 import type { LeaseDeps } from "./lease-deps";
 import { LEASE_TIMINGS, leaseKeys } from "./lease-keys";

@@ -2,9 +2,9 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { BudgetDeps } from "../budgets/budget-deps";
 import { checkBudget } from "../budgets/check-budget";
-import { budgetTestEnv, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../budgets/testing";
 import { InvalidationBus } from "../cache/invalidating-cache";
 import type { Ctx } from "../context";
+import { budgetTestEnv, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../testing/budgets";
 import { resumeAgentRun } from "./resume-agent-run";
 import { stopAgentRun } from "./stop-agent-run";
 

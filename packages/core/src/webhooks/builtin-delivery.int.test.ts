@@ -2,8 +2,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "@breakwater/queue/te
 import { Webhook } from "svix";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Ctx, systemCtx } from "../context";
-import { seedProject, testDeps } from "../fleet/fleet-test-helpers";
 import { recordBreakerReport } from "../fleet/record-breaker-report";
+import { seedProject, testDeps } from "../testing/fleet";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverWebhookEvent } from "./deliver-webhook-event";
 import { listWebhookMessages } from "./list-webhook-messages";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "svix";
 import { afterAll, describe, expect, it } from "vitest";
 import { systemCtx } from "../context";
-import { seedProject, testDeps } from "../fleet/fleet-test-helpers";
+import { seedProject, testDeps } from "../testing/fleet";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { openEndpointSecret, resealWebhookSecrets } from "./endpoint-secrets";
 import { getWebhookEndpointSecret } from "./list-webhook-endpoints";

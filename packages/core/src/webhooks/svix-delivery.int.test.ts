@@ -1,7 +1,7 @@
 import { type FakeSvix, freePort, startFakeSvix } from "@breakwater/queue/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedProject, testDeps } from "../fleet/fleet-test-helpers";
 import { recordBreakerReport } from "../fleet/record-breaker-report";
+import { seedProject, testDeps } from "../testing/fleet";
 import { deliverWebhookEvent } from "./deliver-webhook-event";
 import { registerSvixEventTypes } from "./svix-delivery";
 

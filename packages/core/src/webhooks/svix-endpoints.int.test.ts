@@ -1,8 +1,8 @@
 import { type FakeSvix, startFakeSvix } from "@breakwater/queue/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Ctx, systemCtx } from "../context";
-import { seedProject, testDeps } from "../fleet/fleet-test-helpers";
 import { recordBreakerReport } from "../fleet/record-breaker-report";
+import { seedProject, testDeps } from "../testing/fleet";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deleteWebhookEndpoint } from "./delete-webhook-endpoint";
 import { deliverWebhookEvent } from "./deliver-webhook-event";

@@ -14,12 +14,12 @@ import { systemCtx } from "../../context";
 import { newId } from "../../ids";
 import { createOrganization } from "../../tenancy/create-organization";
 import { createProject } from "../../tenancy/create-project";
+import { testCatalogue } from "../../testing/budgets";
 import type { BudgetDeps } from "../budget-deps";
 import { budgetPricingFromCatalogue } from "../budget-pricing";
 import { createBudgetRedis } from "../budget-redis";
 import { checkBudget } from "../check-budget";
 import { confirmSpend } from "../confirm-spend";
-import { testCatalogue } from "../testing";
 
 const env = processEnv();
 const config = parseConfig({

@@ -3,6 +3,10 @@ import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import { createDb, type PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
 import { pino } from "pino";
+import type { BudgetDeps } from "../budgets/budget-deps";
+import { budgetPricingFromCatalogue } from "../budgets/budget-pricing";
+import { createBudgetRedis } from "../budgets/budget-redis";
+import { budgetPrefix } from "../budgets/redis-keys";
 import { systemCtx } from "../context";
 import { newId } from "../ids";
 import { SEED_PRICE_CARDS } from "../pricing/catalogue-seed";
@@ -10,10 +14,6 @@ import type { PriceCardInput } from "../pricing/price-card";
 import { PriceCatalogue } from "../pricing/price-catalogue";
 import { createOrganization } from "../tenancy/create-organization";
 import { createProject } from "../tenancy/create-project";
-import type { BudgetDeps } from "./budget-deps";
-import { budgetPricingFromCatalogue } from "./budget-pricing";
-import { createBudgetRedis } from "./budget-redis";
-import { budgetPrefix } from "./redis-keys";
 
 /** $1 per input token, $2 per output token: with an output bound of 1, a check of N tokens reserves $N+2. */
 export const DOLLAR_MODEL = { provider: "openai", model: "bw-test-dollar-per-token" } as const;
