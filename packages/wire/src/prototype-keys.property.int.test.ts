@@ -19,7 +19,8 @@ import {
 // Property: a request key named like an Object.prototype member (or `__proto__`) is an ordinary
 // unknown key wherever it appears. On every SDK endpoint, at every object level of a valid body,
 // it is refused with the strict schema's 422 envelope (`extra_forbidden` at its own loc) and
-// nothing is stored; inside a tag map, where keys are the caller's own, it is an ordinary tag.
+// nothing is stored; as a tag key it is reserved: a check is refused with the 422 envelope and an
+// ingested event lands in the batch's rejected lane as invalid_tags.
 
 /** Every Object.prototype member name, `__proto__` included (an own accessor of Object.prototype). */
 const NAMES = Object.getOwnPropertyNames(Object.prototype);
@@ -125,28 +126,37 @@ describe("a key named like an Object.prototype member", () => {
     });
   }
 
-  it("inside a check's tags: an ordinary tag (the check answers as for any tag)", async () => {
+  it("inside a check's tags: refused with the 422 envelope naming the reserved key, nothing stored", async () => {
+    const before = await stored();
     for (const name of NAMES) {
       const r = await post(h, CHECK, withKey(checkBody({ tags: { team: "search" } }), ["tags"], name), t.key);
-      expect(r.status, name).toBe(200);
-      expect((r.json() as { allowed: boolean }).allowed, name).toBe(true);
+      expect(r.status, name).toBe(422);
+      expect(r.headers.get("content-type"), name).toBe("application/json");
+      const detail = (r.json() as { detail: { loc: unknown[]; msg: string }[] }).detail;
+      expect(detail.length, name).toBeGreaterThan(0);
+      expect(detail[0]!.loc.slice(0, 2), name).toEqual(["body", "tags"]);
+      expect(detail[0]!.msg, name).toContain(`"${name}" is reserved`);
     }
+    expect(await stored()).toBe(before);
   });
 
-  it("inside an event's tags: an ordinary tag, stored as the event's own key", async () => {
+  it("inside an event's tags: the event is rejected as invalid_tags (the batch's own lane), nothing stored", async () => {
     const tenant = await createTenant(h, { plan: "business" });
     for (const name of NAMES) {
       const e = withKey(event({ tags: { team: "search" } }), ["tags"], name) as { call_id: string };
       const r = await post(h, INGEST, [e], tenant.key);
       expect(r.status, name).toBe(202);
-      expect(r.json(), name).toEqual({ ingested: 1, rejected: [], duplicates: [] });
-      const row = await h.db.metadataEvent.findFirstOrThrow({
-        where: { projectId: tenant.projectId, callId: e.call_id },
-      });
-      const tags = row.tags as Record<string, unknown>;
-      expect(Object.hasOwn(tags, name), name).toBe(true);
-      expect(tags[name], name).toBe("x");
-      expect(Object.getPrototypeOf(tags), name).toBe(Object.prototype);
+      const body = r.json() as {
+        ingested: number;
+        rejected: { index: number; code: string; message: string }[];
+      };
+      expect(body.ingested, name).toBe(0);
+      expect(
+        body.rejected.map((x) => [x.index, x.code]),
+        name,
+      ).toEqual([[0, "invalid_tags"]]);
+      expect(body.rejected[0]!.message, name).toContain(`"${name}" is reserved`);
+      expect(await h.db.metadataEvent.count({ where: { projectId: tenant.projectId } }), name).toBe(0);
     }
   });
 });

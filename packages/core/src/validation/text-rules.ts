@@ -13,15 +13,24 @@ export const TAG_VALUE_MAX = 256;
  */
 export const isStorableText = (s: string): boolean => !s.includes("\u0000") && s.isWellFormed();
 
+/**
+ * Tag keys no caller may use: the names of Object.prototype's members (`__proto__` included).
+ * A sloppy serializer leaks them into request objects, and any consumer that reads tags with a
+ * plain `obj[key]` would resolve them to the prototype, so they are refused at the edge.
+ */
+const RESERVED_TAG_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /** Why a tags value is unacceptable, or null when it is a valid tag map (spec §0 bounds). */
 export function tagsProblem(value: unknown): string | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
-  // Own keys only: a tag named like an Object.prototype member is an ordinary tag.
+  // Own keys only, so nothing is looked up through the prototype chain.
   const keys = Object.keys(value);
   if (keys.length > TAGS_MAX_KEYS) return `at most ${TAGS_MAX_KEYS} tags`;
   for (const k of keys) {
     const v = (value as Record<string, unknown>)[k];
     if (k.length < 1 || k.length > TAG_KEY_MAX) return `tag keys must be 1-${TAG_KEY_MAX} characters`;
+    if (RESERVED_TAG_KEYS.has(k))
+      return `tag key "${k}" is reserved (the name of an Object.prototype member)`;
     if (typeof v !== "string") return "tag values must be strings";
     if (v.length > TAG_VALUE_MAX) return `tag values must be at most ${TAG_VALUE_MAX} characters`;
     if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
