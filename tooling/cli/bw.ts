@@ -114,6 +114,11 @@ const COMMANDS: CommandSpec[] = [
       operator: { type: "boolean", help: "make the user an operator of this installation" },
     },
   },
+  {
+    name: "operator setup-link",
+    summary: "Print a one-time link that creates the first operator (only while there is none)",
+    flags: {},
+  },
   { name: "migrate", summary: "Apply pending database migrations (prisma migrate deploy)", flags: {} },
   {
     name: "seed",
@@ -267,6 +272,8 @@ async function main(argv: string[]): Promise<number> {
         return show(out, await run.overrideClear(ctx, v));
       case "user create":
         return show(out, await run.userCreate(ctx, v));
+      case "operator setup-link":
+        return show(out, await run.operatorSetupLink(ctx, config.PUBLIC_URL));
       default:
         return fail(`unknown command "${cmd.name}"`, 2);
     }

@@ -1,5 +1,6 @@
 /** The admin CLI's commands: each calls core with the system caller and renders both output forms. */
 import {
+  issueOperatorSetupToken,
   type ApiKeyDto,
   type Ctx,
   clearEntitlementOverride,
@@ -311,6 +312,17 @@ export async function userCreate(ctx: Ctx, v: Values): Promise<Result> {
   return {
     human: `Created ${u.isOperator ? "operator " : "user "}${u.name} <${u.email}> (${u.id})`,
     json: { user_id: u.id, email: u.email, name: u.name, operator: u.isOperator, created_at: u.createdAt },
+  };
+}
+
+/** A one-time operator setup link (only while the installation has no operator). */
+export async function operatorSetupLink(ctx: Ctx, publicUrl: string): Promise<Result> {
+  const issued = await issueOperatorSetupToken(ctx);
+  if (!issued) throw new UsageError("this installation already has an operator: no setup link is needed");
+  const url = `${publicUrl.replace(/\/$/, "")}/setup/${issued.token}`;
+  return {
+    human: `${url}\nOne-time link to create the operator account; valid until ${issued.expiresAt.toISOString()}.`,
+    json: { url, token: issued.token, expires_at: issued.expiresAt.toISOString() },
   };
 }
 

@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Config, ConfigError, parseConfig, processEnv } from "@breakwater/config";
-import { systemCtx } from "@breakwater/core";
+import { issueOperatorSetupToken, systemCtx } from "@breakwater/core";
 import { createToolDeps } from "../src/deps";
 import { dataDir, repoRoot } from "../src/paths";
 import { seed } from "../src/seed";
@@ -206,6 +206,12 @@ async function main(): Promise<void> {
   say("Breakwater is running.");
   say("");
   if (webReady) say(`  Dashboard      ${publicUrl}`);
+  if (seeded.setup) {
+    say(`  Operator setup ${publicUrl}/setup/${seeded.setup.token}`);
+    say(
+      `                 one-time link to create the operator account; valid until ${seeded.setup.expiresAt.toISOString()}`,
+    );
+  }
   say(`  SDK base URL   SOLWYN_API_URL=${sdkBase}`);
   say(`  Demo key       SOLWYN_API_KEY=${demo.apiKey}`);
   if (webReady) say(`  Health         ${healthUrl}${healthy ? "" : "  (not answering yet)"}`);
@@ -299,7 +305,10 @@ function priceCardCount(r: {
 async function runSeed(config: Config) {
   const deps = createToolDeps(config, "seed");
   try {
-    return await seed(systemCtx(deps, "seed"), { dataDir });
+    const seeded = await seed(systemCtx(deps, "seed"), { dataDir });
+    // While no operator exists, each start prints a fresh one-time link (earlier ones stop working).
+    const setup = await issueOperatorSetupToken(deps);
+    return { ...seeded, setup };
   } finally {
     await deps.db.$disconnect();
   }

@@ -14,6 +14,7 @@ import {
 } from "@breakwater/queue";
 import { type Job, Worker } from "bullmq";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
+import { priceReprice } from "./jobs/price-reprice";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics";
@@ -24,6 +25,7 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Proces
   "webhook-deliver": webhookDeliver,
   "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
   "breaker-stale-sweep": breakerStaleSweep,
+  "price-reprice": (deps) => priceReprice(deps),
 };
 
 export interface WorkerOptions {

@@ -6,6 +6,7 @@ import { meRouter } from "./routers/me";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
+import { setupRouter } from "./routers/setup";
 import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard API: one router per entity, assembled here only. */
@@ -18,6 +19,7 @@ export const appRouter = router({
   fleet: fleetRouter,
   webhooks: webhooksRouter,
   operator: operatorRouter,
+  setup: setupRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,7 +27,9 @@ export type IdPrefix =
   | "att"
   | "aud"
   | "res"
-  | "lse";
+  | "lse"
+  | "rpr"
+  | "stp";
 
 /**
  * A prefixed, time-sortable id: `<prefix>_` + 24 lowercase hex (12 of milliseconds since the

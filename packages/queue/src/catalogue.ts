@@ -61,6 +61,19 @@ export const JOBS = {
     }),
     concurrency: () => 1,
   }),
+  "price-reprice": define({
+    name: "price-reprice",
+    description:
+      "Re-prices one model's past unpriced events after an operator priced it (jobId = run id), in bounded batches that resume at the run's cursor, then rebuilds the touched hours' rollups",
+    payload: z.object({ runId: z.string().regex(/^rpr_[0-9a-f]{24}$/) }).strict(),
+    options: {
+      attempts: 5,
+      backoff: { type: "exponential", delay: 2_000 },
+      removeOnComplete: { age: DAY_S, count: 1_000 },
+      removeOnFail: { age: 7 * DAY_S, count: 1_000 },
+    },
+    concurrency: () => 1,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

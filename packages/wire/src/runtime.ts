@@ -1,7 +1,6 @@
 import type { Config } from "@breakwater/config";
 import {
   type BudgetDeps,
-  type BudgetPricing,
   budgetPricingFromCatalogue,
   createAdmissionLimiter,
   createApiKeyAuthenticator,
@@ -9,18 +8,15 @@ import {
   createEntitlementCache,
   createKeyUsageTracker,
   createLogger,
-  type EventPricing,
-  type IngestEvent,
+  eventPricing,
   InvalidationBus,
   KnownTagValues,
   type LeaseDeps,
-  loadPriceCatalogue,
-  PriceCatalogue,
+  loadLivePriceCatalogue,
+  type PriceCatalogue,
   PriceCatalogueHolder,
   recordIngestedSpend,
-  SEED_PRICE_CARDS,
   subscribeToPriceCatalogueChanges,
-  type TokenDetailsInput,
 } from "@breakwater/core";
 import { sharedDb } from "@breakwater/db";
 import { createJobsClient } from "@breakwater/queue";
@@ -31,7 +27,6 @@ import type { WireResult } from "./errors";
 import type { WireContext } from "./handlers/context";
 import { dispatch, fetchRoute, type RouteName } from "./handlers/router";
 import type { WireRequest } from "./http";
-import { TOKEN_KEYS } from "./schemas/common";
 
 export interface WireRuntime {
   /** The clients and caches every handler is given. */
@@ -51,49 +46,6 @@ export interface WireRuntimeOptions {
   catalogue?: PriceCatalogue;
   /** Milliseconds to wait for Redis at boot before serving anyway (checks then answer 503). */
   redisBootWaitMs?: number;
-}
-
-function tokenDetailsOf(e: IngestEvent): TokenDetailsInput {
-  const td = (e.token_details ?? { input_tokens: e.input_tokens, output_tokens: e.output_tokens }) as Record<
-    string,
-    unknown
-  >;
-  const out = {} as Record<string, number>;
-  for (const k of TOKEN_KEYS) out[k] = typeof td[k] === "number" ? (td[k] as number) : 0;
-  return out as unknown as TokenDetailsInput;
-}
-
-/**
- * Event pricing for ingest: served calls at their actual token cost; denied calls at what the
- * check would have reserved (input at the input rate plus the output bound at the output rate).
- * An aggregate receipt prices its average call and multiplies, so long-context brackets follow
- * the per-call size, not the sum.
- */
-export function eventPricing(pricing: BudgetPricing, defaultOutputBound: number): EventPricing {
-  return {
-    actualCostNanos: (e) =>
-      pricing.callCostNanos({
-        provider: e.provider,
-        model: e.model,
-        modality: e.modality,
-        tokenDetails: tokenDetailsOf(e),
-        mediaUsage: (e.media_usage as never) ?? null,
-        serviceTier: e.service_tier ?? null,
-        providerRegion: e.provider_region ?? null,
-      }),
-    avoidedCostNanos: (e) => {
-      const count = Math.max(1, e.receipt_aggregate_count ?? 1);
-      const input = e.receipt_pricing_input_tokens ?? e.input_tokens;
-      const per = pricing.reservationNanos({
-        provider: e.provider,
-        model: e.model,
-        modality: e.modality,
-        estimatedInputTokens: Math.round(input / count),
-        outputTokenBound: e.estimated_output_bound ?? defaultOutputBound,
-      });
-      return per === null ? null : per * BigInt(count);
-    },
-  };
 }
 
 function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
@@ -135,12 +87,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   if (opts.catalogue) {
     holder = new PriceCatalogueHolder(async () => opts.catalogue!, opts.catalogue);
   } else {
-    const load = async () => {
-      const loaded = await loadPriceCatalogue(db);
-      // An unseeded database still prices the well-known models instead of calling everything unpriced.
-      return loaded.size > 0 ? loaded : PriceCatalogue.fromCards(SEED_PRICE_CARDS);
-    };
-    holder = await PriceCatalogueHolder.create(load);
+    holder = await PriceCatalogueHolder.create(() => loadLivePriceCatalogue(db));
     unsubscribePrices = await within(subscribeToPriceCatalogueChanges(subscriber, holder, { log }), bootWait);
   }
   const pricing = budgetPricingFromCatalogue(holder);

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { cn } from "@/lib/cn";
 import { AlertIcon } from "./icons";
 
@@ -38,5 +38,17 @@ export function FormError({ message }: { message: string | null | undefined }) {
       <AlertIcon size={15} className="mt-px shrink-0" />
       <span>{message}</span>
     </div>
+  );
+}
+
+export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <textarea
+      className={cn(
+        "block min-h-20 w-full rounded-md border border-zinc-200 bg-white px-3 py-2 font-mono text-[12px] text-zinc-900 shadow-xs placeholder:text-zinc-400 focus:border-brand-500 focus:ring-3 focus:ring-brand-100 focus:outline-none disabled:bg-zinc-50",
+        className,
+      )}
+      {...props}
+    />
   );
 }

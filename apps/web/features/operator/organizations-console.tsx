@@ -1,7 +1,7 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useDeferredValue, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import {
@@ -46,13 +46,35 @@ type Org = {
   overrideCount: number;
 };
 
-/** Every organization with its plan, projects, members and this month's requests against the quota. */
+/**
+ * Organizations with their plan, projects, members and this month's requests against the quota:
+ * searched by name or slug, 25 at a time (keyset pages, "Show more" appends the next one).
+ */
 export function OrganizationsConsole() {
   const trpc = useTRPC();
-  const orgs = useQuery(trpc.operator.listOrganizations.queryOptions());
+  const [search, setSearch] = useState("");
+  const deferred = useDeferredValue(search.trim());
+  const pages = useInfiniteQuery(
+    trpc.operator.listOrganizations.infiniteQueryOptions(
+      { search: deferred, limit: 25 },
+      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+    ),
+  );
+  const orgs = { ...pages, data: pages.data?.pages.flatMap((p) => p.items) };
   return (
     <Card>
       <CardHeader title="Organizations" description="Change a plan, pin a version or override a feature." />
+      <div className="border-b border-zinc-100 px-4 py-3">
+        <Label htmlFor="org-search">Search organizations</Label>
+        <Input
+          id="org-search"
+          type="search"
+          placeholder="Name or slug"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="max-w-sm"
+        />
+      </div>
       <div className="p-2">
         <QueryState
           query={orgs}
@@ -60,8 +82,12 @@ export function OrganizationsConsole() {
           empty={
             <EmptyState
               icon={<BuildingIcon size={18} />}
-              title="No organizations yet"
-              description="Organizations appear here once someone creates one."
+              title={deferred ? "No organization matches" : "No organizations yet"}
+              description={
+                deferred
+                  ? "Nothing has that text in its name or slug."
+                  : "Organizations appear here once someone creates one."
+              }
             />
           }
         >
@@ -108,6 +134,18 @@ export function OrganizationsConsole() {
             </Table>
           )}
         </QueryState>
+        {pages.hasNextPage ? (
+          <div className="flex justify-center p-3">
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={pages.isFetchingNextPage}
+              onClick={() => void pages.fetchNextPage()}
+            >
+              {pages.isFetchingNextPage ? "Loading…" : "Show more organizations"}
+            </Button>
+          </div>
+        ) : null}
       </div>
     </Card>
   );

@@ -1,5 +1,5 @@
 import { authSecret, type Config } from "@breakwater/config";
-import { claimFirstOperator, type Deps, FixedWindowLimiter, type IdPrefix, newId } from "@breakwater/core";
+import { type Deps, FixedWindowLimiter, type IdPrefix, newId } from "@breakwater/core";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { organization } from "better-auth/plugins";
@@ -48,8 +48,8 @@ export function createAuthLimiter(
 
 /**
  * The dashboard's better-auth instance: email + password, sessions in Postgres through Prisma,
- * organizations with owner/admin/member/viewer. The first account of an installation becomes
- * the operator. Organizations are created only through Breakwater's own use case (which also
+ * organizations with owner/admin/member/viewer. Signing up never makes anyone the operator: the
+ * first operator comes from the one-time setup link `npm start` prints. Organizations are created only through Breakwater's own use case (which also
  * creates the subscription), never through better-auth's endpoint.
  */
 export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = {}) {
@@ -72,7 +72,7 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
     },
     user: {
       additionalFields: {
-        // Never settable by a client (input: false); granted by claimFirstOperator or an operator.
+        // Never settable by a client (input: false); granted by the one-time setup link (redeemOperatorSetupToken) or an operator.
         isOperator: { type: "boolean", required: false, defaultValue: false, input: false },
       },
     },
@@ -117,17 +117,6 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
                 ? log.debug
                 : log.info;
         fn.call(log, args.length ? { args: args.map(String) } : {}, message);
-      },
-    },
-    databaseHooks: {
-      user: {
-        create: {
-          after: async (user) => {
-            if (await claimFirstOperator(deps, user.id)) {
-              log.info({ userId: user.id }, "first account on this installation is the operator");
-            }
-          },
-        },
       },
     },
     plugins: [

@@ -19,11 +19,17 @@ describe("operator procedures", () => {
     const calls: Promise<unknown>[] = [
       asOwner.operator.listPlans(),
       asOwner.operator.getPlan({ planSlug: "team" }),
+      asOwner.operator.getPriceCard({ id: "card_000000000000000000000000" }),
+      asOwner.operator.createPriceCard({ provider: "openai", model: "sneaky-model" } as never),
+      asOwner.operator.startRepricing({ provider: "openai", model: "gpt-4o" }),
       asOwner.operator.createPlan({ slug: "sneaky", name: "Sneaky", priceCents: 0 }),
       asOwner.operator.updatePlan({ planSlug: "team", expectedVersion: 1, priceCents: 0 }),
       asOwner.operator.diffPlanVersions({ planSlug: "team", from: 1, to: 1 }),
       asOwner.operator.setPlanArchived({ planSlug: "team", archived: true }),
-      asOwner.operator.listOrganizations(),
+      asOwner.operator.listOrganizations({}),
+      asOwner.operator.listPriceCards({}),
+      asOwner.operator.listUnpricedModels(),
+      asOwner.operator.explainPriceHints({ provider: "openai", model: "gpt-4o", estimatedInputTokens: 10 }),
       asOwner.operator.setOrganizationPlan({ organization: org.id, planSlug: "business" }),
       asOwner.operator.pinSubscription({ organization: org.id, version: 1 }),
       asOwner.operator.listOverrides({ organization: org.id }),
@@ -95,7 +101,7 @@ describe("operator procedures", () => {
       );
     expect(err).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("past") });
     expect(fieldErrorsOf(err?.cause)).toEqual({ expiresAt: "The expiry is in the past" });
-    const orgs = await asOp.operator.listOrganizations();
+    const orgs = (await asOp.operator.listOrganizations({ search: org.slug })).items;
     expect(orgs.find((o) => o.id === org.id)).toMatchObject({ plan: { slug: "team" }, memberCount: 1 });
   });
 });

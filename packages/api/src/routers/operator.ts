@@ -4,8 +4,22 @@ import {
   createPlan,
   type createPlanInput,
   diffPlanVersions,
+  createPriceCard,
+  type explainPriceHintsInput,
+  explainPriceHints,
   explainProjectEntitlements,
   getPlan,
+  getPriceCard,
+  getRepriceRun,
+  type listOrganizationsForOperatorInput,
+  listPriceCards,
+  type listPriceCardsInput,
+  listRepriceRuns,
+  listUnpricedModels,
+  type PriceCardFieldsInput,
+  startRepricing,
+  type startRepricingInput,
+  updatePriceCard,
   listEntitlementOverrides,
   listOrganizationsForOperator,
   listPlans,
@@ -47,7 +61,10 @@ export const operatorRouter = router({
     .input(z.object({ planSlug: z.string().min(1), archived: z.boolean() }))
     .mutation(({ ctx, input }) => setPlanArchived(ctx.core, input)),
 
-  listOrganizations: operatorProcedure.query(({ ctx }) => listOrganizationsForOperator(ctx.core)),
+  /** Keyset-paged, searched by name or slug. */
+  listOrganizations: operatorProcedure
+    .input((raw) => (raw ?? {}) as z.input<typeof listOrganizationsForOperatorInput>)
+    .query(({ ctx, input }) => listOrganizationsForOperator(ctx.core, input)),
   setOrganizationPlan: operatorProcedure
     .input((raw) => raw as z.input<typeof setOrganizationPlanInput>)
     .mutation(({ ctx, input }) => setOrganizationPlan(ctx.core, input)),
@@ -69,6 +86,31 @@ export const operatorRouter = router({
   setOperatorRole: operatorProcedure
     .input(z.object({ user: z.string().min(1), isOperator: z.boolean() }))
     .mutation(({ ctx, input }) => setOperatorRole(ctx.core, input)),
+
+  // Price catalogue: cards, the "why this hint" explainer, unpriced models and their re-pricing.
+  listPriceCards: operatorProcedure
+    .input((raw) => (raw ?? {}) as z.input<typeof listPriceCardsInput>)
+    .query(({ ctx, input }) => listPriceCards(ctx.core, input)),
+  getPriceCard: operatorProcedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => getPriceCard(ctx.core, input.id)),
+  createPriceCard: operatorProcedure
+    .input((raw) => raw as PriceCardFieldsInput)
+    .mutation(({ ctx, input }) => createPriceCard(ctx.core, input)),
+  updatePriceCard: operatorProcedure
+    .input((raw) => raw as { id: string; expectedUpdatedAt: string; card: PriceCardFieldsInput })
+    .mutation(({ ctx, input }) => updatePriceCard(ctx.core, input)),
+  explainPriceHints: operatorProcedure
+    .input((raw) => raw as z.input<typeof explainPriceHintsInput>)
+    .query(({ ctx, input }) => explainPriceHints(ctx.core, input)),
+  listUnpricedModels: operatorProcedure.query(({ ctx }) => listUnpricedModels(ctx.core)),
+  startRepricing: operatorProcedure
+    .input((raw) => raw as z.input<typeof startRepricingInput>)
+    .mutation(({ ctx, input }) => startRepricing(ctx.core, input)),
+  listRepriceRuns: operatorProcedure.query(({ ctx }) => listRepriceRuns(ctx.core)),
+  getRepriceRun: operatorProcedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => getRepriceRun(ctx.core, input.id)),
   /** "Why this value" for any project of any organization. */
   projectEntitlements: operatorProcedure
     .input(z.object({ projectId: z.string().min(1) }))

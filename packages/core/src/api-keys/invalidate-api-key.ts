@@ -8,7 +8,7 @@ export const API_KEY_CACHE = "api_keys";
 const publishers = new Map<string, Redis>();
 
 /** A process-wide publisher for contexts that carry config but no Redis client (dashboard, CLI). */
-function sharedPublisher(url: string): Redis {
+export function sharedPublisher(url: string): Redis {
   let r = publishers.get(url);
   if (!r) {
     r = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });

@@ -1,6 +1,7 @@
+import { z } from "zod";
 import type { Ctx } from "../context";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
-import { requireOperator } from "./operator-input";
+import { parseInput, requireOperator } from "./operator-input";
 
 export interface OperatorOrganizationDto {
   id: string;
@@ -22,14 +23,50 @@ export function monthStartUtc(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
-/** Every organization with plan, projects, members and this month's requests against its quota; operators only. */
+export const listOrganizationsForOperatorInput = z.object({
+  /** Case-insensitive substring of the name or slug. */
+  search: z.string().trim().max(200).default(""),
+  /** Keyset cursor: the last organization id of the previous page. */
+  cursor: z.string().nullish(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+
+export interface OperatorOrganizationPage {
+  items: OperatorOrganizationDto[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/**
+ * Organizations with plan, projects, members and this month's requests against its quota, oldest
+ * first, searched by name or slug and keyset-paged on (created_at, id) so a page costs the same
+ * however many organizations exist; operators only.
+ */
 export async function listOrganizationsForOperator(
   ctx: Ctx,
+  raw: unknown = {},
   now = new Date(),
-): Promise<OperatorOrganizationDto[]> {
+): Promise<OperatorOrganizationPage> {
   requireOperator(ctx);
-  const orgs = await ctx.db.organization.findMany({
-    orderBy: { createdAt: "asc" },
+  const input = parseInput(listOrganizationsForOperatorInput, raw ?? {});
+  const after = input.cursor
+    ? await ctx.db.organization.findUnique({ where: { id: input.cursor }, select: { id: true, createdAt: true } })
+    : null;
+  const search = input.search
+    ? {
+        OR: [
+          { name: { contains: input.search, mode: "insensitive" as const } },
+          { slug: { contains: input.search, mode: "insensitive" as const } },
+        ],
+      }
+    : {};
+  const keyset = after
+    ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
+    : {};
+  const found = await ctx.db.organization.findMany({
+    where: { AND: [search, keyset] },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: input.limit + 1,
     include: {
       projects: {
         where: { archivedAt: null },
@@ -47,11 +84,15 @@ export async function listOrganizationsForOperator(
       _count: { select: { members: true, entitlementOverrides: true } },
     },
   });
+  const orgs = found.slice(0, input.limit);
   const since = monthStartUtc(now);
-  const usage = await ctx.db.$queryRaw<{ organization_id: string; calls: bigint }[]>`
+  const usage =
+    orgs.length === 0
+      ? []
+      : await ctx.db.$queryRaw<{ organization_id: string; calls: bigint }[]>`
     SELECT p.organization_id, COALESCE(SUM(r.calls), 0)::bigint AS calls
     FROM usage_rollups r JOIN projects p ON p.id = r.project_id
-    WHERE r.hour >= ${since}
+    WHERE r.hour >= ${since} AND p.organization_id = ANY(${orgs.map((o) => o.id)})
     GROUP BY p.organization_id`;
   const calls = new Map(usage.map((u) => [u.organization_id, Number(u.calls)]));
   const out: OperatorOrganizationDto[] = [];
@@ -78,5 +119,5 @@ export async function listOrganizationsForOperator(
       overrideCount: o._count.entitlementOverrides,
     });
   }
-  return out;
+  return { items: out, nextCursor: found.length > input.limit ? (orgs[orgs.length - 1]?.id ?? null) : null };
 }

@@ -333,7 +333,7 @@ describe("operator console: plans", () => {
     expect(
       (await errorOf(setOrganizationPlan(operator, { organization: other.id, planSlug: slug }))).code,
     ).toBe("INVALID");
-    const orgs = await listOrganizationsForOperator(operator);
+    const orgs = (await listOrganizationsForOperator(operator, { search: org.slug })).items;
     expect(orgs.find((o) => o.id === org.id)).toMatchObject({
       plan: { slug, version: 1, pinnedVersion: null },
       projects: [{ name: "p" }],

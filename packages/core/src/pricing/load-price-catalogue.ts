@@ -1,5 +1,6 @@
 import type { PriceCard, PrismaClient, Tx } from "@breakwater/db";
 import type { PriceCardInput } from "./price-card";
+import { SEED_PRICE_CARDS } from "./catalogue-seed";
 import { PriceCatalogue } from "./price-catalogue";
 
 type DecimalLike = { toFixed(): string } | { toString(): string } | string | number;
@@ -63,4 +64,14 @@ export function priceCardFromRow(row: PriceCard): PriceCardInput {
 export async function loadPriceCatalogue(db: PrismaClient | Tx): Promise<PriceCatalogue> {
   const rows = await db.priceCard.findMany({ orderBy: [{ provider: "asc" }, { model: "asc" }] });
   return PriceCatalogue.fromCards(rows.map(priceCardFromRow));
+}
+
+/**
+ * The catalogue a process prices with: the stored cards, or the seed cards when none are stored
+ * (an unseeded database still prices the well-known models instead of calling everything
+ * unpriced). The SDK API, the explainer and re-pricing all load through here, so they agree.
+ */
+export async function loadLivePriceCatalogue(db: PrismaClient | Tx): Promise<PriceCatalogue> {
+  const loaded = await loadPriceCatalogue(db);
+  return loaded.size > 0 ? loaded : PriceCatalogue.fromCards(SEED_PRICE_CARDS);
 }

@@ -15,7 +15,8 @@ export interface SeedPriceCatalogueResult {
   unchanged: number;
 }
 
-function rowData(card: PriceCardData) {
+/** The price_cards columns of a validated card (seed and operator edits write the same shape). */
+export function priceCardRowData(card: PriceCardData) {
   const lc = card.longContext;
   return {
     provider: card.provider,
@@ -96,14 +97,14 @@ export async function seedPriceCatalogue(
     }
     const { count } = await db.priceCard.updateMany({
       where: { id: row.id, updatedById: null },
-      data: rowData(seed),
+      data: priceCardRowData(seed),
     });
     if (count === 1) result.refreshed++;
     else result.keptOperatorEdits++;
   }
   if (toCreate.length > 0) {
     const { count } = await db.priceCard.createMany({
-      data: toCreate.map((c) => ({ id: newId("card"), ...rowData(c) })),
+      data: toCreate.map((c) => ({ id: newId("card"), ...priceCardRowData(c) })),
       skipDuplicates: true,
     });
     result.created = count;

@@ -12,7 +12,9 @@ export const metadata: Metadata = { title: "Organizations" };
 export default async function OperatorOrganizationsPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Organizations" />;
-  void getQueryClient().prefetchQuery(trpc.operator.listOrganizations.queryOptions());
+  void getQueryClient().prefetchInfiniteQuery(
+    trpc.operator.listOrganizations.infiniteQueryOptions({ search: "", limit: 25 }),
+  );
   return (
     <div className="space-y-6">
       <PageHeader
