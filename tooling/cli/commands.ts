@@ -1,6 +1,5 @@
 /** The admin CLI's commands: each calls core with the system caller and renders both output forms. */
 import {
-  issueOperatorSetupToken,
   type ApiKeyDto,
   type Ctx,
   clearEntitlementOverride,
@@ -11,6 +10,7 @@ import {
   type FeatureValue,
   getOrganization,
   getPlan,
+  issueOperatorSetupToken,
   listApiKeys,
   listOrganizations,
   listPlans,

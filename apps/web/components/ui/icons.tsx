@@ -29,8 +29,10 @@ export {
   RotateCcw as ReplayIcon,
   Send as SendIcon,
   Shield as ShieldIcon,
+  Tags as PricesIcon,
   Terminal as TerminalIcon,
   Trash2 as TrashIcon,
+  UserCog as OperatorsIcon,
   Webhook as WebhooksIcon,
   X as XIcon,
 } from "lucide-react";

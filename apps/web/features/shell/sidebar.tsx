@@ -9,7 +9,9 @@ import {
   FleetIcon,
   LogOutIcon,
   MenuIcon,
+  OperatorsIcon,
   PlansIcon,
+  PricesIcon,
   ProjectsIcon,
   UsageIcon,
   WebhooksIcon,
@@ -27,6 +29,8 @@ const NAV: { href: string; label: string; icon: ReactNode; operatorOnly?: boolea
   { href: "/webhooks", label: "Webhooks", icon: <WebhooksIcon /> },
   { href: "/plans", label: "Plans", icon: <PlansIcon />, operatorOnly: true },
   { href: "/plans/organizations", label: "Organizations", icon: <BuildingIcon />, operatorOnly: true },
+  { href: "/plans/prices", label: "Prices", icon: <PricesIcon />, operatorOnly: true },
+  { href: "/plans/operators", label: "Operators", icon: <OperatorsIcon />, operatorOnly: true },
 ];
 
 function initials(name: string) {

@@ -3,27 +3,24 @@ import {
   type clearOverrideInput,
   createPlan,
   type createPlanInput,
-  diffPlanVersions,
   createPriceCard,
-  type explainPriceHintsInput,
+  diffPlanVersions,
   explainPriceHints,
+  type explainPriceHintsInput,
   explainProjectEntitlements,
   getPlan,
   getPriceCard,
   getRepriceRun,
+  listEntitlementOverrides,
+  listOrganizationsForOperator,
   type listOrganizationsForOperatorInput,
+  listPlans,
   listPriceCards,
   type listPriceCardsInput,
   listRepriceRuns,
   listUnpricedModels,
-  type PriceCardFieldsInput,
-  startRepricing,
-  type startRepricingInput,
-  updatePriceCard,
-  listEntitlementOverrides,
-  listOrganizationsForOperator,
-  listPlans,
   listUsersForOperator,
+  type PriceCardFieldsInput,
   pinSubscription,
   setEntitlementOverride,
   setOperatorRole,
@@ -31,8 +28,11 @@ import {
   type setOrganizationPlanInput,
   type setOverrideInput,
   setPlanArchived,
+  startRepricing,
+  type startRepricingInput,
   updatePlan,
   type updatePlanInput,
+  updatePriceCard,
 } from "@breakwater/core";
 import { z } from "zod";
 import { operatorProcedure, router } from "../init";
@@ -81,7 +81,9 @@ export const operatorRouter = router({
     .input((raw) => raw as z.input<typeof clearOverrideInput>)
     .mutation(({ ctx, input }) => clearEntitlementOverride(ctx.core, input)),
   /** Users of the installation with their operator flag. */
-  listUsers: operatorProcedure.query(({ ctx }) => listUsersForOperator(ctx.core)),
+  listUsers: operatorProcedure
+    .input(z.object({ search: z.string().max(200).optional() }).optional())
+    .query(({ ctx, input }) => listUsersForOperator(ctx.core, { search: input?.search })),
   /** Grants or revokes the operator role of another user (audited; the last operator stays). */
   setOperatorRole: operatorProcedure
     .input(z.object({ user: z.string().min(1), isOperator: z.boolean() }))

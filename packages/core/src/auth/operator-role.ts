@@ -74,11 +74,36 @@ function userDto(u: {
   };
 }
 
-/** Every user of the installation with their operator flag (operators first, then by sign-up). */
-export async function listUsersForOperator(ctx: Ctx): Promise<OperatorUserDto[]> {
+/**
+ * Users of the installation with their operator flag (operators first, then by sign-up): every
+ * operator, plus at most `limit` users whose email or name contains `search` (case-insensitive).
+ */
+export async function listUsersForOperator(
+  ctx: Ctx,
+  opts: { search?: string; limit?: number } = {},
+): Promise<OperatorUserDto[]> {
   requireOperator(ctx);
-  const users = await ctx.db.user.findMany({ orderBy: [{ isOperator: "desc" }, { createdAt: "asc" }] });
-  return users.map(userDto);
+  const search = (opts.search ?? "").trim().slice(0, 200);
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const [operators, others] = await Promise.all([
+    ctx.db.user.findMany({ where: { isOperator: true }, orderBy: { createdAt: "asc" } }),
+    ctx.db.user.findMany({
+      where: {
+        isOperator: false,
+        ...(search
+          ? {
+              OR: [
+                { email: { contains: search, mode: "insensitive" as const } },
+                { name: { contains: search, mode: "insensitive" as const } },
+              ],
+            }
+          : {}),
+      },
+      orderBy: { createdAt: "asc" },
+      take: limit,
+    }),
+  ]);
+  return [...operators, ...others].map(userDto);
 }
 
 /**

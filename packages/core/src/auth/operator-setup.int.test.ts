@@ -51,7 +51,9 @@ describe.sequential("operator setup link", () => {
       "FORBIDDEN: This setup link was already used.",
     );
     expect((await db.user.findUniqueOrThrow({ where: { id: b.id } })).isOperator).toBe(false);
-    const audit = await db.auditEvent.findFirst({ where: { targetId: a.id, action: "user.operator_granted" } });
+    const audit = await db.auditEvent.findFirst({
+      where: { targetId: a.id, action: "user.operator_granted" },
+    });
     expect(audit).toMatchObject({ actorType: "system", actorId: "operator-setup-link" });
     // Once an operator exists no new link is issued.
     expect(await issueOperatorSetupToken(sys)).toBeNull();

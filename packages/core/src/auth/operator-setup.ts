@@ -75,8 +75,12 @@ export async function redeemOperatorSetupToken(
     else if (row.usedAt) state = "used";
     else if (row.expiresAt <= now) state = "expired";
     else if ((await tx.user.count({ where: { isOperator: true } })) > 0) state = "operator_exists";
-    if (state !== "valid" || !row) throw new DomainError("FORBIDDEN", refusals[state as keyof typeof refusals]);
-    await tx.operatorSetupToken.update({ where: { id: row.id }, data: { usedAt: now, usedById: input.userId } });
+    if (state !== "valid" || !row)
+      throw new DomainError("FORBIDDEN", refusals[state as keyof typeof refusals]);
+    await tx.operatorSetupToken.update({
+      where: { id: row.id },
+      data: { usedAt: now, usedById: input.userId },
+    });
     await tx.user.update({ where: { id: input.userId }, data: { isOperator: true } });
     await recordAudit(
       tx,

@@ -50,7 +50,10 @@ export async function listOrganizationsForOperator(
   requireOperator(ctx);
   const input = parseInput(listOrganizationsForOperatorInput, raw ?? {});
   const after = input.cursor
-    ? await ctx.db.organization.findUnique({ where: { id: input.cursor }, select: { id: true, createdAt: true } })
+    ? await ctx.db.organization.findUnique({
+        where: { id: input.cursor },
+        select: { id: true, createdAt: true },
+      })
     : null;
   const search = input.search
     ? {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { parseInput, requireOperator } from "../operator/operator-input";
-import { bracketFor, regionMultiplier, tierMultiplier } from "./cost-of-call";
 import { computePriceHints, hintRate, type PriceHints } from "./compute-price-hints";
+import { bracketFor, regionMultiplier, tierMultiplier } from "./cost-of-call";
 import { loadLivePriceCatalogue } from "./load-price-catalogue";
 import { normalizedCandidates, type PriceCatalogue, type ResolvedModel } from "./price-catalogue";
 import { isLocalLane, PROVIDER_IDS, type ProviderId, SERVICE_TIER_VALUES } from "./providers";
@@ -12,7 +12,10 @@ export const explainPriceHintsInput = z
   .object({
     provider: z.enum(PROVIDER_IDS, { message: "Choose a provider" }),
     model: z.string().trim().min(1, "Enter a model id").max(2048),
-    fallbackProviders: z.array(z.enum(PROVIDER_IDS, { message: "Choose a provider" })).max(8).default([]),
+    fallbackProviders: z
+      .array(z.enum(PROVIDER_IDS, { message: "Choose a provider" }))
+      .max(8)
+      .default([]),
     fallbackModels: z.array(z.string().trim().min(1, "Enter a model id").max(2048)).max(8).default([]),
     estimatedInputTokens: z
       .number({ message: "Enter a token count" })
@@ -102,9 +105,10 @@ export async function explainPriceHints(
   const input = parseInput(explainPriceHintsInput, raw);
   const catalogue = opts.catalogue ?? (await loadLivePriceCatalogue(ctx.db));
   const ids = new Map(
-    (
-      await ctx.db.priceCard.findMany({ select: { id: true, provider: true, model: true } })
-    ).map((r) => [`${r.provider}:${r.model.toLowerCase()}`, r.id]),
+    (await ctx.db.priceCard.findMany({ select: { id: true, provider: true, model: true } })).map((r) => [
+      `${r.provider}:${r.model.toLowerCase()}`,
+      r.id,
+    ]),
   );
   const hints = computePriceHints(catalogue, {
     provider: input.provider,
@@ -174,7 +178,8 @@ export async function explainPriceHints(
   for (const e of entries.slice(1)) {
     if (e.provider === input.provider || e.hintRate === null) continue;
     const prev = decider.get(e.provider);
-    if (prev === undefined || (entries[prev]?.hintRate ?? -1) < e.hintRate) decider.set(e.provider, e.position);
+    if (prev === undefined || (entries[prev]?.hintRate ?? -1) < e.hintRate)
+      decider.set(e.provider, e.position);
   }
   for (const [provider, pos] of decider) {
     const e = entries[pos];

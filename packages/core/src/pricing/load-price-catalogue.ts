@@ -1,6 +1,6 @@
 import type { PriceCard, PrismaClient, Tx } from "@breakwater/db";
-import type { PriceCardInput } from "./price-card";
 import { SEED_PRICE_CARDS } from "./catalogue-seed";
+import type { PriceCardInput } from "./price-card";
 import { PriceCatalogue } from "./price-catalogue";
 
 type DecimalLike = { toFixed(): string } | { toString(): string } | string | number;

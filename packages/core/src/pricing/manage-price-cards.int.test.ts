@@ -24,7 +24,10 @@ const redis = () => {
 };
 const publisher = redis();
 const sys = systemCtx({ db, config, log, redis: publisher }, "price-cards-test");
-const operator: Ctx = { ...sys, actor: { type: "user", userId: "user_price_test_operator", isOperator: true } };
+const operator: Ctx = {
+  ...sys,
+  actor: { type: "user", userId: "user_price_test_operator", isOperator: true },
+};
 const member: Ctx = { ...sys, actor: { type: "user", userId: "user_price_test_member", isOperator: false } };
 afterAll(async () => {
   await Promise.all(clients.map((r) => r.quit()));
@@ -91,10 +94,13 @@ describe("price card editing", () => {
       ),
     ).toEqual({
       "longContext.outputPerMtok": "A long-context bracket needs its output rate",
-      "longContext.inputPerMtok": "Overlaps the standard bracket: a long-context rate cannot be below the standard rate",
+      "longContext.inputPerMtok":
+        "Overlaps the standard bracket: a long-context rate cannot be below the standard rate",
     });
     expect(
-      await fieldErrors(createPriceCard(operator, card(model, { longContext: { inputPerMtok: "2", outputPerMtok: "8" } }))),
+      await fieldErrors(
+        createPriceCard(operator, card(model, { longContext: { inputPerMtok: "2", outputPerMtok: "8" } })),
+      ),
     ).toEqual({ "longContext.threshold": "A long-context bracket needs its threshold" });
     expect(
       await fieldErrors(createPriceCard(operator, card(model, { tierMultipliers: { turbo: "2" } }))),
@@ -132,7 +138,9 @@ describe("price card editing", () => {
   it("is for operators only", async () => {
     const err = await createPriceCard(member, card(`m-${tag()}`)).catch((e: unknown) => e);
     expect((err as DomainError).code).toBe("FORBIDDEN");
-    expect(((await listPriceCards(member, {}).catch((e: unknown) => e)) as DomainError).code).toBe("FORBIDDEN");
+    expect(((await listPriceCards(member, {}).catch((e: unknown) => e)) as DomainError).code).toBe(
+      "FORBIDDEN",
+    );
   });
 
   it("audits every edit with before and after, refuses stale edits, and searches by alias", async () => {
@@ -189,7 +197,10 @@ describe("price card editing", () => {
     const model = `hint-${tag()}`;
     const created = await createPriceCard(operator, card(model, { inputPerMtok: "1", outputPerMtok: "1" }));
     const fallback = `hint-fb-${tag()}`;
-    await createPriceCard(operator, card(fallback, { provider: "fireworks", inputPerMtok: "2", outputPerMtok: "2" }));
+    await createPriceCard(
+      operator,
+      card(fallback, { provider: "fireworks", inputPerMtok: "2", outputPerMtok: "2" }),
+    );
     const load = () => loadLivePriceCatalogue(db);
     const holders = [await PriceCatalogueHolder.create(load), await PriceCatalogueHolder.create(load)];
     for (const h of holders) await subscribeToPriceCatalogueChanges(redis(), h, { log });

@@ -14,8 +14,8 @@ import {
   priceCardEditInput,
   updatePriceCardInput,
 } from "./price-card-input";
-import { publishPriceCatalogueChange } from "./price-catalogue-holder";
 import { normalizedCandidates } from "./price-catalogue";
+import { publishPriceCatalogueChange } from "./price-catalogue-holder";
 import { priceCardRowData } from "./seed-price-catalogue";
 
 /** A price card as the operator console shows it. */
@@ -42,7 +42,9 @@ function toDto(row: PriceCard): PriceCardDto {
  * Called after the edit committed; a failed publish is logged, the edit stands (replicas also
  * reload on every pub/sub reconnect).
  */
-export async function announcePriceCatalogueChange(deps: Pick<Deps, "redis" | "config" | "log">): Promise<void> {
+export async function announcePriceCatalogueChange(
+  deps: Pick<Deps, "redis" | "config" | "log">,
+): Promise<void> {
   const publisher = deps.redis ?? sharedPublisher(deps.config.REDIS_URL);
   await publishPriceCatalogueChange(publisher).catch((err: unknown) =>
     deps.log.error({ err }, "announcing a price catalogue edit failed; replicas reload on reconnect"),
@@ -98,7 +100,9 @@ async function othersOf(tx: Prisma.TransactionClient, provider: string, exceptId
 }
 
 function actorId(ctx: Ctx): string {
-  return ctx.actor.type === "user" ? ctx.actor.userId : `${ctx.actor.type}:${"name" in ctx.actor ? ctx.actor.name : ""}`;
+  return ctx.actor.type === "user"
+    ? ctx.actor.userId
+    : `${ctx.actor.type}:${"name" in ctx.actor ? ctx.actor.name : ""}`;
 }
 
 // Card edits serialise on one advisory lock so two concurrent saves cannot both pass the

@@ -81,7 +81,10 @@ export function patternProblem(pattern: string): string | null {
     if (c === ")") {
       const group = stack.pop();
       const next = pattern[i + 1];
-      const repeated = next === "*" || next === "+" || (next === "{" && /^\{\d*,\d*\}|^\{\d{2,}\}/.test(pattern.slice(i + 1)));
+      const repeated =
+        next === "*" ||
+        next === "+" ||
+        (next === "{" && /^\{\d*,\d*\}|^\{\d{2,}\}/.test(pattern.slice(i + 1)));
       if (group && repeated && (group.quantified || group.alternation))
         return "Nested quantifiers can take exponential time: simplify the pattern";
       // The enclosing group contains a quantifier when this group is quantified or holds one.
@@ -96,7 +99,11 @@ export function patternProblem(pattern: string): string | null {
   return null;
 }
 
-const idText = z.string().trim().min(1, "Cannot be empty").max(PATTERN_MAX, `At most ${PATTERN_MAX} characters`);
+const idText = z
+  .string()
+  .trim()
+  .min(1, "Cannot be empty")
+  .max(PATTERN_MAX, `At most ${PATTERN_MAX} characters`);
 
 const longContextInput = z
   .object({
@@ -118,11 +125,7 @@ function todayUtc(now = new Date()): string {
 /** The operator's card form: every field of a card, checked for sense (see priceCardEditInput). */
 export const priceCardFields = z.object({
   provider: z.enum(PROVIDER_IDS, { message: "Choose a provider" }),
-  model: z
-    .string()
-    .trim()
-    .min(1, "Enter the model id")
-    .max(2048, "At most 2048 characters"),
+  model: z.string().trim().min(1, "Enter the model id").max(2048, "At most 2048 characters"),
   aliases: z.array(idText).max(50, "At most 50 aliases").default([]),
   patterns: z
     .array(z.string())
@@ -202,7 +205,11 @@ export const priceCardEditInput = priceCardFields
       lc.cacheWrite1hPerMtok != null;
     if (!any) return;
     if (lc.threshold == null)
-      ctx.addIssue({ code: "custom", path: ["longContext", "threshold"], message: "A long-context bracket needs its threshold" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["longContext", "threshold"],
+        message: "A long-context bracket needs its threshold",
+      });
     else if (!Number.isInteger(lc.threshold) || lc.threshold < 1 || lc.threshold > THRESHOLD_MAX)
       ctx.addIssue({
         code: "custom",
@@ -210,14 +217,26 @@ export const priceCardEditInput = priceCardFields
         message: `A whole number of input tokens, 1 to ${THRESHOLD_MAX.toLocaleString("en-US")}`,
       });
     if (lc.inputPerMtok == null)
-      ctx.addIssue({ code: "custom", path: ["longContext", "inputPerMtok"], message: "A long-context bracket needs its input rate" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["longContext", "inputPerMtok"],
+        message: "A long-context bracket needs its input rate",
+      });
     if (lc.outputPerMtok == null)
-      ctx.addIssue({ code: "custom", path: ["longContext", "outputPerMtok"], message: "A long-context bracket needs its output rate" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["longContext", "outputPerMtok"],
+        message: "A long-context bracket needs its output rate",
+      });
     // Brackets partition the input size: above the threshold the long rates replace the standard
     // ones for the whole request. Long rates below standard ones would make the two brackets
     // overlap in price (a bigger request cheaper than a smaller one) — always a typo or swapped rows.
     const below = (long: string | null | undefined, std: string | null) =>
-      long != null && std != null && Dec.isDecimal(long) && Dec.isDecimal(std) && Dec.from(long).cmp(Dec.from(std)) < 0;
+      long != null &&
+      std != null &&
+      Dec.isDecimal(long) &&
+      Dec.isDecimal(std) &&
+      Dec.from(long).cmp(Dec.from(std)) < 0;
     for (const [k, std] of [
       ["inputPerMtok", card.inputPerMtok],
       ["outputPerMtok", card.outputPerMtok],

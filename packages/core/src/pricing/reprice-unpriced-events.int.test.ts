@@ -10,9 +10,15 @@ import { KnownTagValues } from "../ingest/tag-policy";
 import { budgetTestEnv, makeProject } from "../testing/budgets";
 import { costOfCall } from "./cost-of-call";
 import { createPriceCard } from "./manage-price-cards";
-import { PriceCatalogue } from "./price-catalogue";
+import type { PriceCardInput } from "./price-card";
 import type { PriceCardFieldsInput } from "./price-card-input";
-import { hourRanges, listUnpricedModels, repriceUnpricedEvents, startRepricing } from "./reprice-unpriced-events";
+import { PriceCatalogue } from "./price-catalogue";
+import {
+  hourRanges,
+  listUnpricedModels,
+  repriceUnpricedEvents,
+  startRepricing,
+} from "./reprice-unpriced-events";
 
 const env = budgetTestEnv();
 const pool = new pg.Pool({ connectionString: env.config.DATABASE_URL, max: 2 });
@@ -80,7 +86,13 @@ describe("re-pricing unpriced events", () => {
     const { org, projectId } = await makeProject(env, { limits: { monthly: 100 } });
     const events = [
       ...Array.from({ length: 5 }, () => ev(model)),
-      ev(model, { status: "budget_denied", agent_run_id: "run-b", token_details: null, input_tokens: 400, output_tokens: 0 }),
+      ev(model, {
+        status: "budget_denied",
+        agent_run_id: "run-b",
+        token_details: null,
+        input_tokens: 400,
+        output_tokens: 0,
+      }),
       ev(model, { agent_run_id: "run-b" }),
     ];
     await ingest(projectId, org.id, events);
@@ -92,7 +104,9 @@ describe("re-pricing unpriced events", () => {
 
     const listed = (await listUnpricedModels(operator)).find((m) => m.model === model);
     expect(listed).toMatchObject({ provider: "openai_compatible", calls: 7, pricedNow: false, run: null });
-    const refused = await startRepricing(operator, { provider: "openai_compatible", model }).catch((e: unknown) => e);
+    const refused = await startRepricing(operator, { provider: "openai_compatible", model }).catch(
+      (e: unknown) => e,
+    );
     expect((refused as { code: string }).code).toBe("INVALID");
 
     await createPriceCard(operator, card(model));
@@ -125,13 +139,26 @@ describe("re-pricing unpriced events", () => {
     expect(await repriceUnpricedEvents(deps, run.id, { batchSize: 3 })).toMatchObject({ repriced: 7 });
 
     // Costs are the cost of a call at the new card (same function as ingest).
-    const catalogue = PriceCatalogue.fromCards([{ ...card(model), cacheWrite5mPerMtok: null, cacheWrite1hPerMtok: null }]);
+    const catalogue = PriceCatalogue.fromCards([
+      {
+        ...card(model),
+        cacheWrite5mPerMtok: null,
+        cacheWrite1hPerMtok: null,
+        longContext: null,
+      } as PriceCardInput,
+    ]);
     const resolved = catalogue.resolve("openai_compatible", model)!;
-    const perCall = costOfCall(resolved, { input_tokens: 1000, output_tokens: 500, cached_input_tokens: 200 })!;
+    const perCall = costOfCall(resolved, {
+      input_tokens: 1000,
+      output_tokens: 500,
+      cached_input_tokens: 200,
+    })!;
     const rows = await env.db.metadataEvent.findMany({ where: { projectId, model }, orderBy: { id: "asc" } });
     expect(rows.every((r) => r.priced)).toBe(true);
     const served = rows.filter((r) => r.status !== "budget_denied");
-    expect(served.map((r) => r.costUsd?.toFixed(9))).toEqual(served.map(() => Number(perCall.usd).toFixed(9)));
+    expect(served.map((r) => r.costUsd?.toFixed(9))).toEqual(
+      served.map(() => Number(perCall.usd).toFixed(9)),
+    );
     const denied = rows.find((r) => r.status === "budget_denied")!;
     expect(denied.costUsd).toBeNull();
     // A denied call is worth its reservation: 400 input tokens at $3/M + the output bound (1 token here) at $15/M.

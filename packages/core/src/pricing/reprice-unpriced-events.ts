@@ -1,10 +1,10 @@
-import { Prisma, type PriceRepriceRun } from "@breakwater/db";
+import { type PriceRepriceRun, Prisma } from "@breakwater/db";
 import { createJobsClient, type JobsClient } from "@breakwater/queue";
 import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
-import { nanosToDecimalString } from "../budgets/money";
 import { budgetPricingFromCatalogue } from "../budgets/budget-pricing";
+import { nanosToDecimalString } from "../budgets/money";
 import { budgetKeys } from "../budgets/redis-keys";
 import { currentWindows } from "../budgets/windows";
 import type { Ctx, Deps } from "../context";
@@ -222,7 +222,6 @@ interface EventRow {
   estimated_output_bound: number | null;
 }
 
-
 /**
  * Re-prices the unpriced events of a run's model with the catalogue as stored now, in batches of
  * `batchSize` events each committed in one transaction together with the run's cursor, the agent
@@ -286,8 +285,14 @@ export async function repriceUnpricedEvents(
             avoided: denied ? nanosToDecimalString(nanos) : null,
           });
         }
-        let updated: { project_id: string; agent_run_id: string; hour: Date; cost: string; avoided: string; n: number }[] =
-          [];
+        let updated: {
+          project_id: string;
+          agent_run_id: string;
+          hour: Date;
+          cost: string;
+          avoided: string;
+          n: number;
+        }[] = [];
         if (priced.length > 0) {
           // One statement: the events (guarded on NOT priced, so a replay changes nothing), then the
           // agent runs' totals and the touched hours from exactly the rows that changed.
@@ -386,7 +391,10 @@ export function hourRanges(hours: { projectId: string; hour: Date }[]): {
 }
 
 async function rebuildAfterRepricing(deps: Deps, runId: string, rebuildRollups?: RebuildRollups) {
-  const hours = await deps.db.priceRepriceHour.findMany({ where: { runId }, select: { projectId: true, hour: true } });
+  const hours = await deps.db.priceRepriceHour.findMany({
+    where: { runId },
+    select: { projectId: true, hour: true },
+  });
   if (hours.length === 0) return;
   if (rebuildRollups) {
     for (const range of hourRanges(hours)) await rebuildRollups(deps.db, range);
@@ -402,7 +410,9 @@ async function rebuildAfterRepricing(deps: Deps, runId: string, rebuildRollups?:
     w.monthly.start.getTime(),
     now.getTime() - BUDGET_TIMINGS.runTtlMs,
   );
-  const projects = new Set(hours.filter((h) => h.hour.getTime() + 3_600_000 > openSince).map((h) => h.projectId));
+  const projects = new Set(
+    hours.filter((h) => h.hour.getTime() + 3_600_000 > openSince).map((h) => h.projectId),
+  );
   if (projects.size > 0 && deps.redis) {
     const redis = deps.redis;
     for (const projectId of projects) await redis.del(budgetKeys(projectId).built);

@@ -13,7 +13,12 @@ export default async function OperatorOrganizationsPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Organizations" />;
   void getQueryClient().prefetchInfiniteQuery(
-    trpc.operator.listOrganizations.infiniteQueryOptions({ search: "", limit: 25 }),
+    trpc.operator.listOrganizations.infiniteQueryOptions(
+      { search: "", limit: 25 },
+      {
+        getNextPageParam: (last) => last.nextCursor ?? undefined,
+      },
+    ),
   );
   return (
     <div className="space-y-6">
