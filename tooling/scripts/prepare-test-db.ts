@@ -1,9 +1,11 @@
 /**
  * Recreates the test database from empty and migrates it (CI proves the migrations apply to a
- * fresh database on every run), then seeds the default plans. Tests never touch the dev database.
+ * fresh database on every run), then seeds the default plans and the price catalogue (like a real
+ * install: once any card is stored the stored cards are the whole catalogue, so a test that adds
+ * one card must not leave the others unpriced). Tests never touch the dev database.
  */
 import { parseConfig } from "@breakwater/config";
-import { seedDefaultPlans } from "@breakwater/core";
+import { seedDefaultPlans, seedPriceCatalogue } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
 import pg from "pg";
 import { testHarnessEnv } from "../../packages/config/src/test-env";
@@ -35,5 +37,6 @@ if (code !== 0) {
 }
 const db = createDb(url);
 await seedDefaultPlans(db);
+await seedPriceCatalogue(db);
 await db.$disconnect();
 console.log(`prepare-test-db: ${name} migrated from empty and seeded`);

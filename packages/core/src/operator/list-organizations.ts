@@ -38,7 +38,7 @@ export interface OperatorOrganizationPage {
 }
 
 /**
- * Organizations with plan, projects, members and this month's requests against its quota, oldest
+ * Organizations with plan, projects, members and this month's requests against its quota, newest
  * first, searched by name or slug and keyset-paged on (created_at, id) so a page costs the same
  * however many organizations exist; operators only.
  */
@@ -64,11 +64,11 @@ export async function listOrganizationsForOperator(
       }
     : {};
   const keyset = after
-    ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
+    ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
     : {};
   const found = await ctx.db.organization.findMany({
     where: { AND: [search, keyset] },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: input.limit + 1,
     include: {
       projects: {

@@ -343,6 +343,27 @@ describe("operator console: plans", () => {
     expect(detail).toMatchObject({ archived: true, subscriptionCount: 1 });
   });
 
+  it("pages organizations newest first by keyset, searched by name or slug, without gaps or repeats", async () => {
+    const tag = newId("res").slice(-10);
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push((await createOrganization(sys, { name: `Keyset ${tag} ${i}`, planSlug: "free" })).id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listOrganizationsForOperator>> = await listOrganizationsForOperator(
+        operator,
+        { search: `keyset ${tag}`, limit: 2, cursor },
+      );
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((o) => o.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...made].reverse());
+    const bySlug = await listOrganizationsForOperator(operator, { search: `KEYSET-${tag}-3` });
+    expect(bySlug.items.map((o) => o.id)).toEqual([made[3]]);
+  });
+
   it("only operators (and the system) may change plans or overrides", async () => {
     const slug = await plan();
     const { org, project } = await orgWithProject(slug);

@@ -1,0 +1,93 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
+
+/**
+ * The first operator of an installation comes from the one-time setup link (never from signing
+ * up first): the link creates the operator account, and a second use is refused.
+ */
+
+const repoRoot = path.resolve(__dirname, "../../..");
+
+function bw(...args: string[]): Record<string, unknown> {
+  const res = spawnSync(
+    path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args, "--json"],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL,
+        PUBLIC_URL: `http://127.0.0.1:${testHarnessEnv().E2E_PORT}`,
+        LOG_LEVEL: "warn",
+      },
+      encoding: "utf8",
+    },
+  );
+  expect(res.status, res.stderr).toBe(0);
+  return JSON.parse(res.stdout) as Record<string, unknown>;
+}
+
+test("the setup link creates the operator; a second use is refused", async ({ page, browser }) => {
+  // A fresh installation has no operator: other specs' operators lose the role here (each spec
+  // makes its own with `bw user create --operator`).
+  const db = new pg.Client({ connectionString: testHarnessEnv().TEST_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query("UPDATE users SET is_operator = false WHERE is_operator");
+  } finally {
+    await db.end();
+  }
+  const link = bw("operator", "setup-link");
+  const url = new URL(String(link.url));
+  expect(url.pathname).toMatch(/^\/setup\/[A-Za-z0-9_-]{43}$/);
+
+  // Signing up is not enough.
+  const email = uniqueEmail("first-op");
+  await page.goto(url.pathname);
+  await expect(page.getByRole("heading", { name: "Set up the operator", exact: true })).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/setup-desktop.png", fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: "e2e/screenshots/setup-phone.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Fran First");
+  await page.getByRole("textbox", { name: "Email", exact: true }).fill(email);
+  await page.getByRole("main").getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create operator account", exact: true }).click();
+  await expect(page).toHaveURL(/\/plans$/);
+  await expect(page.getByRole("heading", { name: "Plans", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Operators only", exact: true })).toHaveCount(0);
+
+  // The link is spent: another visitor is told so and cannot use it.
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(url.pathname);
+  const refused = second.getByTestId("setup-refused");
+  await expect(refused).toContainText("This setup link was already used");
+  await expect(second.getByRole("button", { name: "Create operator account", exact: true })).toHaveCount(0);
+  await second.screenshot({ path: "e2e/screenshots/setup-used-desktop.png", fullPage: true });
+  await second.setViewportSize(PHONE);
+  await second.screenshot({ path: "e2e/screenshots/setup-used-phone.png", fullPage: true });
+  // …and redeeming it directly is refused too.
+  const redeem = await second.request.post("/api/trpc/setup.redeem", {
+    data: { json: { token: url.pathname.split("/")[2] } },
+  });
+  expect(redeem.status()).toBe(401);
+  await other.close();
+
+  // No new link while an operator exists.
+  const again = spawnSync(
+    path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    [path.join(repoRoot, "tooling", "cli", "bw.ts"), "operator", "setup-link"],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL },
+      encoding: "utf8",
+    },
+  );
+  expect(again.status).toBe(2);
+  expect(again.stderr).toContain("already has an operator");
+});
