@@ -351,10 +351,8 @@ describe("operator console: plans", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listOrganizationsForOperator>> = await listOrganizationsForOperator(
-        operator,
-        { search: `keyset ${tag}`, limit: 2, cursor },
-      );
+      const page: Awaited<ReturnType<typeof listOrganizationsForOperator>> =
+        await listOrganizationsForOperator(operator, { search: `keyset ${tag}`, limit: 2, cursor });
       expect(page.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.items.map((o) => o.id));
       cursor = page.nextCursor;

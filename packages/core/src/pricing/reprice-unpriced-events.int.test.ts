@@ -170,6 +170,12 @@ describe("re-pricing unpriced events", () => {
       ["run-b", 0, Number(perCall.usd).toFixed(9)],
     ]);
 
+    // The touched hours' rollups were rebuilt from the re-priced events.
+    const rollups = await env.db.usageRollup.findMany({ where: { projectId, model } });
+    expect(rollups.reduce((a, r) => a + r.calls, 0)).toBe(7);
+    expect(rollups.reduce((a, r) => a + r.unpricedCalls, 0)).toBe(0);
+    expect(rollups.reduce((a, r) => a + Number(r.costUsd), 0)).toBeCloseTo(6 * Number(perCall.usd), 9);
+
     // Windows still open: the counters now agree with the events (6 served calls).
     expect((await check()).currentUsage).toBeCloseTo(6 * Number(perCall.usd), 9);
     expect((await listUnpricedModels(operator)).some((m) => m.model === model)).toBe(false);

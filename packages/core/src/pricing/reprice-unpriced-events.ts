@@ -12,6 +12,7 @@ import { invalid, notFound } from "../errors";
 import { newId } from "../ids";
 import { eventPricing, type PricedEventFields } from "../ingest/event-pricing";
 import { parseInput, requireOperator } from "../operator/operator-input";
+import { rebuildUsageRollups } from "../usage/rebuild-usage-rollups";
 import { loadLivePriceCatalogue } from "./load-price-catalogue";
 import { isProviderId } from "./providers";
 
@@ -196,7 +197,7 @@ export type RebuildRollups = (
 export interface RepriceOptions {
   /** Events per transaction (bounded batches keep locks and memory small). */
   batchSize?: number;
-  /** Rebuilds the usage rollups of the hours a run changed; skipped when absent. */
+  /** Rebuilds the usage rollups of the hours a run changed (default: rebuildUsageRollups). */
   rebuildRollups?: RebuildRollups;
   /** Called after each committed batch (tests stop a run here to simulate a crash). */
   afterBatch?: (run: RepriceRunDto) => Promise<void> | void;
@@ -305,7 +306,7 @@ export async function repriceUnpricedEvents(
                  SET cost_usd = v.cost, avoided_cost_usd = COALESCE(v.avoided, m.avoided_cost_usd), priced = true
                 FROM v
                WHERE m.id = v.id AND NOT m.priced
-              RETURNING m.project_id, m.agent_run_id, date_trunc('hour', m."timestamp") AS hour,
+              RETURNING m.project_id, m.agent_run_id, date_trunc('hour', m."timestamp", 'UTC') AS hour,
                         COALESCE(v.cost, 0) AS cost, COALESCE(v.avoided, 0) AS avoided
             )
             SELECT project_id, agent_run_id, hour, sum(cost)::text AS cost, sum(avoided)::text AS avoided,
@@ -351,7 +352,7 @@ export async function repriceUnpricedEvents(
     run = await deps.db.priceRepriceRun.update({ where: { id: runId }, data: { status: "rebuilding" } });
   }
 
-  await rebuildAfterRepricing(deps, runId, opts.rebuildRollups);
+  await rebuildAfterRepricing(deps, runId, opts.rebuildRollups ?? rebuildUsageRollups);
   run = await deps.db.priceRepriceRun.update({
     where: { id: runId },
     data: { status: "done", finishedAt: new Date() },
