@@ -133,7 +133,7 @@ test("price catalogue: an edit reaches the next budget check's hints; bad cards 
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(90_000);
   const id = randomUUID().slice(0, 8);
   const operatorEmail = uniqueEmail("prices-op");
   bw(
@@ -154,6 +154,7 @@ test("price catalogue: an edit reaches the next budget check's hints; bad cards 
   const other = await browser.newContext();
   const outsider = await other.newPage();
   await signUp(outsider, "Nora Noop", uniqueEmail("prices-noop"));
+  await createOrganization(outsider, `Outside ${id}`);
   await outsider.goto("/plans/prices");
   await expect(outsider.getByRole("heading", { name: "Operators only", exact: true })).toBeVisible();
   const read = await outsider.request.get(

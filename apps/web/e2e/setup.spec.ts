@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
-import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
+import { createOrganization, PASSWORD, PHONE, uniqueEmail } from "./helpers";
 
 /**
  * The first operator of an installation comes from the one-time setup link (never from signing
@@ -57,7 +57,10 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await page.getByRole("textbox", { name: "Email", exact: true }).fill(email);
   await page.getByRole("main").getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create operator account", exact: true }).click();
-  await expect(page).toHaveURL(/\/plans$/);
+  // The console, like every dashboard page, needs an organization to act in first.
+  await expect(page).toHaveURL(/\/onboarding$/);
+  await createOrganization(page, `First ${Date.now().toString(36)}`);
+  await page.goto("/plans");
   await expect(page.getByRole("heading", { name: "Plans", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Operators only", exact: true })).toHaveCount(0);
 

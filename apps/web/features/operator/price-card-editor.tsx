@@ -10,28 +10,10 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { LoadingState, QueryState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorInfo, formatWhen } from "./format";
+import { type CardData, PROVIDERS, today } from "./price-card-defaults";
 
-export const PROVIDERS = [
-  "openai",
-  "anthropic",
-  "google",
-  "bedrock",
-  "xai",
-  "deepseek",
-  "mistral",
-  "qwen",
-  "zai",
-  "groq",
-  "together",
-  "fireworks",
-  "perplexity",
-  "azure_openai",
-  "openrouter",
-  "ollama",
-  "vllm",
-  "lmstudio",
-  "openai_compatible",
-] as const;
+export type { CardData };
+
 const UNITS = [
   { value: "token", label: "Tokens (rates per 1M)" },
   { value: "image", label: "Images" },
@@ -53,36 +35,6 @@ const RATES: { key: RateKey; label: string; optional: boolean }[] = [
   { key: "cacheWrite1hPerMtok", label: "Cache write 1 h", optional: true },
   { key: "outputPerMtok", label: "Output", optional: false },
 ];
-
-/** A card as the server sends it (PriceCardDto). */
-export interface CardData {
-  id?: string;
-  updatedAt?: string;
-  provider: string;
-  model: string;
-  aliases?: string[];
-  patterns?: string[];
-  unit?: string;
-  inputPerMtok: string;
-  cachedInputPerMtok?: string | null;
-  cacheWrite5mPerMtok?: string | null;
-  cacheWrite1hPerMtok?: string | null;
-  outputPerMtok: string;
-  longContext?: {
-    threshold: number;
-    inputPerMtok: string;
-    cachedInputPerMtok: string | null;
-    cacheWrite5mPerMtok: string | null;
-    cacheWrite1hPerMtok: string | null;
-    outputPerMtok: string;
-  } | null;
-  unitPrices?: Record<string, string>;
-  regionMultipliers?: Record<string, string>;
-  tierMultipliers?: Record<string, string>;
-  notes?: string | null;
-  source: string;
-  sourceDate: string;
-}
 
 type Draft = {
   provider: string;
@@ -226,8 +178,6 @@ function Field({
     </div>
   );
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Opens the editor on an existing card. */
 export function EditPriceCard({ id }: { id: string }) {
@@ -478,16 +428,4 @@ export function PriceCardEditor({
       </form>
     </Card>
   );
-}
-
-/** A blank card for "Add card", or one prefilled from an unpriced model. */
-export function blankCard(provider: string | undefined, model: string | undefined): CardData {
-  return {
-    provider: provider && (PROVIDERS as readonly string[]).includes(provider) ? provider : "openai",
-    model: model ?? "",
-    inputPerMtok: "",
-    outputPerMtok: "",
-    source: "",
-    sourceDate: today(),
-  };
 }

@@ -13,7 +13,7 @@ import { LoadingState } from "@/components/ui/states";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorInfo } from "./format";
-import { PROVIDERS } from "./price-card-editor";
+import { PROVIDERS } from "./price-card-defaults";
 import { formatRate } from "./price-catalogue";
 
 const TIERS = ["none", "auto", "default", "flex", "scale", "priority", "standard", "optimized"] as const;

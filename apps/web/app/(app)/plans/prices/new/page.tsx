@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { OperatorsOnly } from "@/features/operator/operators-only";
-import { blankCard, PriceCardEditor } from "@/features/operator/price-card-editor";
+import { blankCard } from "@/features/operator/price-card-defaults";
+import { PriceCardEditor } from "@/features/operator/price-card-editor";
 import { PricesPage } from "@/features/operator/prices-page";
 import { getViewer } from "@/lib/trpc/server";
 
