@@ -61,7 +61,7 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await expect(page).toHaveURL(/\/onboarding$/);
   await createOrganization(page, `First ${Date.now().toString(36)}`);
   await page.goto("/plans");
-  await expect(page.getByRole("heading", { name: "Plans", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Plans", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Operators only", exact: true })).toHaveCount(0);
 
   // The link is spent: another visitor is told so and cannot use it.

@@ -1,9 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button, ButtonLink } from "@/components/ui/button";
-import { FormError } from "@/components/ui/form";
+import { FormError, Input, Label } from "@/components/ui/form";
 import { CheckIcon, PricesIcon } from "@/components/ui/icons";
 import { Card, CardHeader } from "@/components/ui/page";
 import { EmptyState, LoadingState, QueryState } from "@/components/ui/states";
@@ -33,10 +34,19 @@ export function UnpricedModels() {
     refetchInterval: (q) => (q.state.data?.some((r) => ACTIVE.has(r.status)) ? 1000 : false),
   });
   const anyActive = runs.data?.some((r) => ACTIVE.has(r.status)) ?? false;
+  const [search, setSearch] = useState("");
+  const deferred = useDeferredValue(search.trim());
   const models = useQuery({
-    ...trpc.operator.listUnpricedModels.queryOptions(),
+    ...trpc.operator.listUnpricedModels.queryOptions({ search: deferred }),
     refetchInterval: anyActive ? 2000 : false,
   });
+  // When the last active run finishes, its model leaves the list: read it once more then.
+  const wasActive = useRef(anyActive);
+  useEffect(() => {
+    if (wasActive.current && !anyActive)
+      void queryClient.invalidateQueries({ queryKey: trpc.operator.listUnpricedModels.pathKey() });
+    wasActive.current = anyActive;
+  }, [anyActive, queryClient, trpc]);
   const start = useMutation(
     trpc.operator.startRepricing.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.operator.pathKey() }),
@@ -123,8 +133,19 @@ export function UnpricedModels() {
       <Card>
         <CardHeader
           title="Unpriced models seen in traffic"
-          description="Counted in tokens and shown as unpriced (never $0) until a card prices them."
+          description="Counted in tokens and shown as unpriced (never $0) until a card prices them. The 200 with most calls."
         />
+        <div className="border-b border-zinc-100 px-4 py-3">
+          <Label htmlFor="unpriced-search">Search unpriced models</Label>
+          <Input
+            id="unpriced-search"
+            type="search"
+            placeholder="Provider or model"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="max-w-sm"
+          />
+        </div>
         <div className="p-2">
           <FormError message={start.error ? errorInfo(start.error).message : null} />
           <QueryState
@@ -133,7 +154,7 @@ export function UnpricedModels() {
             empty={
               <EmptyState
                 icon={<PricesIcon size={18} />}
-                title="Every model in traffic is priced"
+                title={deferred ? "No unpriced model matches" : "Every model in traffic is priced"}
                 description="Models the catalogue cannot price show up here with their calls and tokens."
               />
             }

@@ -105,7 +105,9 @@ export const operatorRouter = router({
   explainPriceHints: operatorProcedure
     .input((raw) => raw as z.input<typeof explainPriceHintsInput>)
     .query(({ ctx, input }) => explainPriceHints(ctx.core, input)),
-  listUnpricedModels: operatorProcedure.query(({ ctx }) => listUnpricedModels(ctx.core)),
+  listUnpricedModels: operatorProcedure
+    .input(z.object({ search: z.string().max(200).optional() }).optional())
+    .query(({ ctx, input }) => listUnpricedModels(ctx.core, input ?? {})),
   startRepricing: operatorProcedure
     .input((raw) => raw as z.input<typeof startRepricingInput>)
     .mutation(({ ctx, input }) => startRepricing(ctx.core, input)),

@@ -102,7 +102,7 @@ describe("re-pricing unpriced events", () => {
       checkBudget(env.deps, { projectId, provider: "ollama", model: "llama3", estimatedInputTokens: 0 });
     expect((await check()).currentUsage).toBe(0);
 
-    const listed = (await listUnpricedModels(operator)).find((m) => m.model === model);
+    const listed = (await listUnpricedModels(operator, { search: model })).find((m) => m.model === model);
     expect(listed).toMatchObject({ provider: "openai_compatible", calls: 7, pricedNow: false, run: null });
     const refused = await startRepricing(operator, { provider: "openai_compatible", model }).catch(
       (e: unknown) => e,
@@ -178,7 +178,9 @@ describe("re-pricing unpriced events", () => {
 
     // Windows still open: the counters now agree with the events (6 served calls).
     expect((await check()).currentUsage).toBeCloseTo(6 * Number(perCall.usd), 9);
-    expect((await listUnpricedModels(operator)).some((m) => m.model === model)).toBe(false);
+    expect((await listUnpricedModels(operator, { search: model })).some((m) => m.model === model)).toBe(
+      false,
+    );
     const audits = await env.db.auditEvent.findMany({ where: { targetId: run.id } });
     expect(audits.map((a) => a.action)).toEqual(["price_reprice.started"]);
   });

@@ -61,12 +61,19 @@ function runDto(r: PriceRepriceRun): RepriceRunDto {
   };
 }
 
+export const listUnpricedModelsInput = z.object({
+  /** Case-insensitive substring of the provider or model id. */
+  search: z.string().trim().max(200).default(""),
+});
+
 /**
- * Models with unpriced events, most calls first (at most 200): the partial index on unpriced
+ * Models with unpriced events, most calls first (at most 200), optionally searched: the partial index on unpriced
  * events (metadata_events_unpriced_idx) holds only those rows, so this reads no priced traffic.
  */
-export async function listUnpricedModels(ctx: Ctx): Promise<UnpricedModelDto[]> {
+export async function listUnpricedModels(ctx: Ctx, raw: unknown = {}): Promise<UnpricedModelDto[]> {
   requireOperator(ctx);
+  const { search } = parseInput(listUnpricedModelsInput, raw ?? {});
+  const like = `%${search.replace(/[\\%_]/g, "\\$&")}%`;
   const rows = await ctx.db.$queryRaw<
     { provider: string; model: string; calls: number; tokens: string; first_seen: Date; last_seen: Date }[]
   >`
@@ -74,7 +81,7 @@ export async function listUnpricedModels(ctx: Ctx): Promise<UnpricedModelDto[]> 
            COALESCE(sum(input_tokens::bigint + output_tokens::bigint), 0)::text AS tokens,
            min("timestamp") AS first_seen, max("timestamp") AS last_seen
     FROM metadata_events
-    WHERE NOT priced
+    WHERE NOT priced AND (${search} = '' OR model ILIKE ${like} OR provider ILIKE ${like})
     GROUP BY provider, model
     ORDER BY calls DESC, provider, model
     LIMIT 200`;

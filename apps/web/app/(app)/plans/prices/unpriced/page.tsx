@@ -11,7 +11,7 @@ export default async function UnpricedModelsPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Prices" />;
   const qc = getQueryClient();
-  void qc.prefetchQuery(trpc.operator.listUnpricedModels.queryOptions());
+  void qc.prefetchQuery(trpc.operator.listUnpricedModels.queryOptions({ search: "" }));
   void qc.prefetchQuery(trpc.operator.listRepriceRuns.queryOptions());
   return (
     <PricesPage
