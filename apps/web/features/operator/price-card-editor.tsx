@@ -414,7 +414,13 @@ export function PriceCardEditor({
           </Field>
         </div>
 
-        <FormError message={message || null} />
+        <FormError
+          message={
+            Object.keys(fieldErrors).length > 0
+              ? "The card was not saved: fix the fields marked below."
+              : message || null
+          }
+        />
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : editing ? "Save card" : reprice ? "Save and re-price" : "Add card"}
