@@ -64,6 +64,18 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await expect(page.getByRole("heading", { level: 1, name: "Plans", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Operators only", exact: true })).toHaveCount(0);
 
+  // The only operator cannot revoke their own role (the installation would have none).
+  await page.goto("/plans/operators");
+  await page.getByRole("searchbox", { name: "Find a user", exact: true }).fill(email);
+  const me = page.getByRole("table", { name: "Users" }).getByTestId(`user-row-${email}`);
+  await expect(me).toContainText("Operator");
+  await me.getByRole("button", { name: `Revoke operator role of ${email}`, exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke", exact: true }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(page.getByTestId("form-error")).toContainText("last operator");
+  await expect(me).toContainText("Operator");
+  await page.screenshot({ path: "e2e/screenshots/setup-operators-desktop.png", fullPage: true });
+
   // The link is spent: another visitor is told so and cannot use it.
   const other = await browser.newContext();
   const second = await other.newPage();
