@@ -155,7 +155,7 @@ function SettingsFields({
           </p>
           <div className="grid gap-3 sm:grid-cols-3">
             {PERIODS.map((p) => (
-              <div key={p}>
+              <div key={p} data-testid={`field-limit-${p}`}>
                 <Label htmlFor={`limit-${p}`}>{`${capitalize(p)} limit`}</Label>
                 <div className="relative">
                   <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-[13px] text-zinc-400">
@@ -175,11 +175,13 @@ function SettingsFields({
               </div>
             ))}
           </div>
-          <FieldError message={fieldErrors.limits} />
+          <div data-testid="field-limits">
+            <FieldError message={fieldErrors.limits} />
+          </div>
         </fieldset>
 
         <div className="grid gap-5 sm:grid-cols-2">
-          <div>
+          <div data-testid="field-thresholds">
             <Label htmlFor="thresholds">Threshold alerts (%)</Label>
             <Input
               id="thresholds"
@@ -195,7 +197,7 @@ function SettingsFields({
               budget webhooks). 1–1000 %.
             </Hint>
           </div>
-          <div>
+          <div data-testid="field-run-cap">
             <Label htmlFor="run-cap">Run spend cap</Label>
             <div className="relative">
               <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-[13px] text-zinc-400">

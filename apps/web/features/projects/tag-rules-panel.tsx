@@ -66,89 +66,91 @@ export function TagRulesPanel({ projectId, canManage }: { projectId: string; can
   const remove = useMutation(trpc.budget.deleteTagRule.mutationOptions({ onSuccess: invalidate }));
 
   return (
-    <Card>
-      <CardHeader
-        title="Tag rules"
-        description="Checks whose tags include every selector pair are limited to the rule's amount per period."
-        actions={
-          canManage ? (
-            <Button variant="secondary" size="sm" onClick={() => setEditing("new")}>
-              <PlusIcon size={13} /> Add rule
-            </Button>
-          ) : null
-        }
-      />
-      <QueryState
-        query={settings}
-        isEmpty={(d) => d.tagRules.length === 0}
-        empty={
-          <EmptyState
-            className="m-5"
-            icon={<ShieldIcon size={18} />}
-            title="No tag rules"
-            description="Add one to cap the spend of tagged traffic, e.g. team=search at $20 a day."
-          />
-        }
-      >
-        {(data) => (
-          <Table aria-label="Tag rules">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Selector</TableHead>
-                <TableHead>Limit</TableHead>
-                <TableHead>Status</TableHead>
-                {canManage ? <TableHead className="text-right">Actions</TableHead> : null}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.tagRules.map((r) => (
-                <TableRow key={r.id} data-testid="tag-rule-row">
-                  <TableCell className="font-medium text-zinc-900">{r.name}</TableCell>
-                  <TableCell className="font-mono text-[12px]">{selectorText(r.selector)}</TableCell>
-                  <TableCell className="tabular-nums whitespace-nowrap">
-                    {formatUsd(r.limitUsd)} per {PER[r.period]}
-                  </TableCell>
-                  <TableCell>
-                    {r.enabled ? <Badge tone="green">Enabled</Badge> : <Badge>Disabled</Badge>}
-                  </TableCell>
-                  {canManage ? (
-                    <TableCell className="text-right whitespace-nowrap">
-                      <Button variant="ghost" size="sm" onClick={() => setEditing(r)}>
-                        Edit
-                      </Button>
-                      <ConfirmDialog
-                        trigger={
-                          <Button variant="ghost" size="sm" aria-label={`Delete rule ${r.name}`}>
-                            <TrashIcon size={13} />
-                          </Button>
-                        }
-                        title={`Delete rule “${r.name}”?`}
-                        description="Checks matching its selector are then judged by the project limits only."
-                        confirmLabel="Delete rule"
-                        onConfirm={() => remove.mutate({ projectId, ruleId: r.id })}
-                      />
-                    </TableCell>
-                  ) : null}
+    <section data-testid="tag-rules" aria-label="Tag rules">
+      <Card>
+        <CardHeader
+          title="Tag rules"
+          description="Checks whose tags include every selector pair are limited to the rule's amount per period."
+          actions={
+            canManage ? (
+              <Button variant="secondary" size="sm" onClick={() => setEditing("new")}>
+                <PlusIcon size={13} /> Add rule
+              </Button>
+            ) : null
+          }
+        />
+        <QueryState
+          query={settings}
+          isEmpty={(d) => d.tagRules.length === 0}
+          empty={
+            <EmptyState
+              className="m-5"
+              icon={<ShieldIcon size={18} />}
+              title="No tag rules"
+              description="Add one to cap the spend of tagged traffic, e.g. team=search at $20 a day."
+            />
+          }
+        >
+          {(data) => (
+            <Table aria-label="Tag rules">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Selector</TableHead>
+                  <TableHead>Limit</TableHead>
+                  <TableHead>Status</TableHead>
+                  {canManage ? <TableHead className="text-right">Actions</TableHead> : null}
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </QueryState>
-      <Dialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)}>
-        {editing !== null ? (
-          <TagRuleDialog
-            projectId={projectId}
-            rule={editing === "new" ? null : editing}
-            onDone={async () => {
-              setEditing(null);
-              await invalidate();
-            }}
-          />
-        ) : null}
-      </Dialog>
-    </Card>
+              </TableHeader>
+              <TableBody>
+                {data.tagRules.map((r) => (
+                  <TableRow key={r.id} data-testid="tag-rule-row">
+                    <TableCell className="font-medium text-zinc-900">{r.name}</TableCell>
+                    <TableCell className="font-mono text-[12px]">{selectorText(r.selector)}</TableCell>
+                    <TableCell className="tabular-nums whitespace-nowrap">
+                      {formatUsd(r.limitUsd)} per {PER[r.period]}
+                    </TableCell>
+                    <TableCell>
+                      {r.enabled ? <Badge tone="green">Enabled</Badge> : <Badge>Disabled</Badge>}
+                    </TableCell>
+                    {canManage ? (
+                      <TableCell className="text-right whitespace-nowrap">
+                        <Button variant="ghost" size="sm" onClick={() => setEditing(r)}>
+                          Edit
+                        </Button>
+                        <ConfirmDialog
+                          trigger={
+                            <Button variant="ghost" size="sm" aria-label={`Delete rule ${r.name}`}>
+                              <TrashIcon size={13} />
+                            </Button>
+                          }
+                          title={`Delete rule “${r.name}”?`}
+                          description="Checks matching its selector are then judged by the project limits only."
+                          confirmLabel="Delete rule"
+                          onConfirm={() => remove.mutate({ projectId, ruleId: r.id })}
+                        />
+                      </TableCell>
+                    ) : null}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </QueryState>
+        <Dialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)}>
+          {editing !== null ? (
+            <TagRuleDialog
+              projectId={projectId}
+              rule={editing === "new" ? null : editing}
+              onDone={async () => {
+                setEditing(null);
+                await invalidate();
+              }}
+            />
+          ) : null}
+        </Dialog>
+      </Card>
+    </section>
   );
 }
 
@@ -196,7 +198,7 @@ function TagRuleDialog({
           <Input id="rule-name" name="name" defaultValue={rule?.name ?? ""} placeholder="search team" />
           <FieldError message={fieldErrors.name} />
         </div>
-        <div>
+        <div data-testid="field-selector">
           <Label htmlFor="rule-selector">Selector tags</Label>
           <Input
             id="rule-selector"
