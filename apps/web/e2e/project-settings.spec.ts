@@ -147,7 +147,7 @@ test("project settings: limits reach the next check, one threshold webhook, fiel
     await expect(page.getByRole("dialog")).toHaveCount(0);
     const row = panel.getByTestId("tag-rule-row");
     await expect(row).toHaveCount(1);
-    await expect(row).toContainText("team=search, env=prod");
+    await expect(row).toContainText("env=prod, team=search"); // listed in name order
     await expect(row).toContainText("$20.00 per day");
   });
 

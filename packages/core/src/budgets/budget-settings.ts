@@ -79,7 +79,12 @@ export function toTagRuleDto(r: {
   return {
     id: r.id,
     name: r.name,
-    selector: (r.selector ?? {}) as Record<string, string>,
+    // Keys in name order: jsonb keeps its own order, which reads as random in the dashboard.
+    selector: Object.fromEntries(
+      Object.entries((r.selector ?? {}) as Record<string, string>).sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      ),
+    ),
     period: r.period,
     limitUsd: Number(r.limitUsd.toString()),
     enabled: r.enabled,
