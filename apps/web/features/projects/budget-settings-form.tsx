@@ -223,7 +223,10 @@ function SettingsFields({
 
       {canManage ? (
         <div className="space-y-3 border-t border-zinc-100 pt-5">
-          <FormError message={message} />
+          {/* Field messages stand beside their fields; the summary only points at them. */}
+          <FormError
+            message={Object.keys(fieldErrors).length > 0 ? "Check the highlighted fields." : message}
+          />
           <div className="flex items-center gap-3">
             <Button type="submit" disabled={!mounted || update.isPending}>
               {update.isPending ? "Saving…" : "Save budget"}

@@ -244,7 +244,10 @@ function TagRuleDialog({
           />
           Enabled
         </label>
-        <FormError message={message} />
+        {/* Field messages stand beside their fields; the summary only points at them. */}
+        <FormError
+          message={Object.keys(fieldErrors).length > 0 ? "Check the highlighted fields." : message}
+        />
         <DialogFooter>
           <Button type="submit" disabled={save.isPending}>
             {save.isPending ? "Saving…" : rule ? "Save rule" : "Add rule"}
