@@ -1,6 +1,7 @@
 import { sdkPublicUrl } from "@breakwater/config";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { ButtonLink } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/page";
 import { ProjectEntitlements } from "@/features/operator/project-entitlements";
 import { ActiveLeases } from "@/features/projects/active-leases";
@@ -44,7 +45,15 @@ export default async function ProjectPage({ params }: Props) {
   return (
     <div className="space-y-6">
       <Card>
-        <CardHeader title="Budget" description={MODE_HELP[project.mode]} />
+        <CardHeader
+          title="Budget"
+          description={MODE_HELP[project.mode]}
+          actions={
+            <ButtonLink href={`/projects/${project.id}/settings`} variant="secondary" size="sm">
+              Edit budget
+            </ButtonLink>
+          }
+        />
         <dl className="grid divide-zinc-100 sm:grid-cols-4 sm:divide-x">
           {(["daily", "weekly", "monthly"] as const).map((period) => (
             <div key={period} className="px-5 py-4">
