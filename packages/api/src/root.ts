@@ -8,6 +8,7 @@ import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
 import { runRouter } from "./routers/run";
+import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard API: one router per entity, assembled here only. */
@@ -21,6 +22,7 @@ export const appRouter = router({
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
+  usage: usageRouter,
   operator: operatorRouter,
 });
 
