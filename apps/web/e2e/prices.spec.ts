@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
 import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
@@ -10,7 +9,8 @@ import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./help
  * The price catalogue against the production build: an operator edits a card and the next budget
  * check through the wire API carries the new price_hints (the explainer agrees, from the same
  * function); bad cards get field errors; a model seen unpriced is priced and its past events are
- * re-priced by the real worker; non-operators are refused.
+ * re-priced by the production worker (started beside the dashboard by playwright.config.ts);
+ * non-operators are refused.
  */
 
 const repoRoot = path.resolve(__dirname, "../../..");
@@ -29,30 +29,6 @@ function bw(...args: string[]): Record<string, unknown> {
   expect(res.status, res.stderr).toBe(0);
   return JSON.parse(res.stdout) as Record<string, unknown>;
 }
-
-// The real worker (started by the webhook lab, which also runs it against the TEST database and Redis).
-let lab: ChildProcess;
-test.beforeAll(async () => {
-  const labPath = path.resolve(__dirname, "../../worker/test/e2e-webhook-lab.ts");
-  lab = spawn(process.execPath, ["--import", "tsx", labPath], {
-    cwd: path.dirname(labPath),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise<never>((_, reject) =>
-    lab.once("exit", (code) => reject(new Error(`worker lab exited with ${code}`))),
-  );
-  const ready = (async () => {
-    for await (const line of createInterface({ input: lab.stdout! })) if (line.startsWith("{")) return;
-    throw new Error("worker lab closed its output before it was ready");
-  })();
-  await Promise.race([ready, exited]);
-});
-test.afterAll(async () => {
-  if (!lab || lab.exitCode !== null) return;
-  const done = new Promise((r) => lab.once("exit", r));
-  lab.kill("SIGTERM");
-  await done;
-});
 
 async function signIn(page: Page, email: string) {
   await page.goto("/sign-in");

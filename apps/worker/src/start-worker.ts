@@ -15,6 +15,8 @@ import {
 import { type Job, Worker } from "bullmq";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
 import { priceReprice } from "./jobs/price-reprice";
+import { usageRetention } from "./jobs/usage-retention";
+import { usageRollup } from "./jobs/usage-rollup";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics";
@@ -26,6 +28,8 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Proces
   "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
   "breaker-stale-sweep": breakerStaleSweep,
   "price-reprice": (deps) => priceReprice(deps),
+  "usage-rollup": (deps) => usageRollup(deps),
+  "usage-retention": (deps) => usageRetention(deps),
 };
 
 export interface WorkerOptions {

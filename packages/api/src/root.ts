@@ -1,12 +1,15 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
+import { budgetRouter } from "./routers/budget";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
+import { runRouter } from "./routers/run";
 import { setupRouter } from "./routers/setup";
+import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard API: one router per entity, assembled here only. */
@@ -14,10 +17,13 @@ export const appRouter = router({
   me: meRouter,
   organization: organizationRouter,
   project: projectRouter,
+  budget: budgetRouter,
+  run: runRouter,
   lease: leaseRouter,
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
+  usage: usageRouter,
   operator: operatorRouter,
   setup: setupRouter,
 });

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@breakwater/db";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import { hourOf, lockProjectUsage, REBUILD_TX_OPTIONS, retentionFloorOf } from "./rebuild-usage-rollups";
-import { COMMIT_GRACE_MS, USAGE_WATERMARK_ID } from "./roll-up-usage";
+import { surelySeenBefore, USAGE_WATERMARK_ID } from "./roll-up-usage";
 
 const DAY_MS = 86_400_000;
 
@@ -9,7 +9,7 @@ export interface ApplyUsageRetentionOptions {
   now?: Date;
   /** Rows per DELETE statement (each its own short transaction). */
   batchSize?: number;
-  /** DELETE statements per run over all projects; the next run continues. */
+  /** DELETE statements that delete something, per run over all projects; the next run continues. */
   maxBatches?: number;
   /** Only these projects (default: every project). */
   projectIds?: string[];
@@ -89,8 +89,8 @@ export async function applyUsageRetention(
       await lockProjectUsage(tx, projectId);
       const old = await retentionFloorOf(tx, projectId);
       const mark = await tx.usageRollupWatermark.findUnique({ where: { id: USAGE_WATERMARK_ID } });
-      // Events the scheduler may not have rolled up yet (its next scan starts grace before the mark).
-      const seenBefore = new Date((mark?.receivedBefore.getTime() ?? 0) - COMMIT_GRACE_MS);
+      // Events the scheduler may not have rolled up yet: from where its next scan starts.
+      const seenBefore = mark ? surelySeenBefore(mark.receivedBefore, mark.updatedAt) : new Date(0);
       const [pending] = await tx.$queryRaw<{ oldest: Date | null }[]>`
         SELECT min("timestamp") AS oldest FROM metadata_events
          WHERE project_id = ${projectId} AND "timestamp" < ${cutoff}
@@ -107,17 +107,22 @@ export async function applyUsageRetention(
       return next;
     }, REBUILD_TX_OPTIONS);
 
-    // The floor is committed: every hour before it is final, so its raw events can go.
-    while (budget > 0) {
-      budget--;
+    // The floor is committed: every hour before it is final, so its raw events can go. Only
+    // batches that delete something spend the budget, so projects with nothing to delete never
+    // starve the ones after them.
+    for (;;) {
+      if (budget <= 0) {
+        result.more = true;
+        break;
+      }
       result.batches++;
       const n = await db.$executeRaw`
         DELETE FROM metadata_events WHERE id IN (
           SELECT id FROM metadata_events WHERE project_id = ${projectId} AND "timestamp" < ${floor}
            LIMIT ${batchSize})`;
       result.deleted += n;
+      if (n > 0) budget--;
       if (n < batchSize) break;
-      if (budget <= 0) result.more = true;
     }
   }
   return result;

@@ -15,16 +15,16 @@ export const USAGE_MAX_HOURLY_DAYS = 31;
 export const USAGE_TOP_RUNS = 50;
 export const USAGE_TOP_TAGS = 200;
 
+/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+function isCalendarDay(s: string): boolean {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s);
+}
+
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-12-01")
-  .refine(
-    (s) =>
-      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    {
-      message: "Not a valid date",
-    },
-  );
+  .refine(isCalendarDay, { message: "Not a valid date" });
 
 export const getUsageOverviewInput = z
   .object({
@@ -37,9 +37,9 @@ export const getUsageOverviewInput = z
     granularity: z.enum(["day", "hour"]).default("day"),
   })
   .superRefine((v, ctx) => {
+    if (!isCalendarDay(v.from) || !isCalendarDay(v.to)) return;
     const from = Date.parse(`${v.from}T00:00:00Z`);
     const to = Date.parse(`${v.to}T00:00:00Z`);
-    if (Number.isNaN(from) || Number.isNaN(to)) return;
     if (to < from) {
       ctx.addIssue({
         code: "custom",

@@ -266,6 +266,35 @@ describe("usage rollups", () => {
     expect(after.series[0]?.calls).toBe(7);
   });
 
+  it("rolls up an ingest that committed after a step although it was received before it", async () => {
+    const t = await tenant();
+    const step = await rollUpUsage(db);
+    const stepAt = step.receivedBefore as Date;
+    // A slow insert: its transaction began 10 s before the step ran and committed after it.
+    await db.metadataEvent.create({
+      data: {
+        projectId: t.projectId,
+        callId: randomUUID(),
+        timestamp: new Date(stepAt.getTime() - 60_000),
+        sdkInstanceId: "slow",
+        model: "gpt-5.5",
+        provider: "openai",
+        status: "success",
+        inputTokens: 1,
+        outputTokens: 1,
+        latencyMs: 5,
+        isModelFallback: false,
+        agentRunId: "r",
+        costUsd: "0.5",
+        priced: true,
+        receivedAt: new Date(stepAt.getTime() - 10_000),
+      },
+    });
+    await rollUpUsage(db);
+    const o = await overview(t, day(new Date(stepAt.getTime() - 60_000)), day(new Date()));
+    expect(o.totals).toMatchObject({ calls: 1, costUsd: "0.50" });
+  });
+
   it("catches up after downtime in bounded chunks, one transaction each", async () => {
     const t = await tenant();
     const now = new Date();
@@ -367,5 +396,20 @@ describe("usage rollups", () => {
     for (const t of [free, team, orgOverride, projOverride]) {
       expect((await overview(t, day(tenDays), day(now))).totals.calls).toBe(14);
     }
+  });
+
+  it("retention: projects with nothing to delete never use up the batch budget of the ones after them", async () => {
+    const now = new Date();
+    const quiet = await tenant("team"); // created first: its id sorts first
+    const busy = await tenant("free");
+    await ingest(busy, mixedEvents(6, new Date(hourOf(now).getTime() - 10 * DAY), HOUR, 41));
+    await rollUpUsage(db);
+    await receivedLongAgo(busy.projectId);
+    const r = await applyUsageRetention(db, {
+      projectIds: [quiet.projectId, busy.projectId],
+      now,
+      maxBatches: 1,
+    });
+    expect(r).toMatchObject({ deleted: 6, more: false });
   });
 });
