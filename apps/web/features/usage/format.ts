@@ -43,7 +43,8 @@ export function isZeroDecimal(value: string): boolean {
 export function formatUsd(value: string): string {
   const m = DECIMAL.exec(value.trim());
   if (!m) return value;
-  const [, , int, frac = ""] = m;
+  const int = m[2] ?? "0";
+  const frac = m[3] ?? "";
   let places = 2;
   if (/^0+$/.test(int)) {
     const firstNonZero = frac.search(/[1-9]/);

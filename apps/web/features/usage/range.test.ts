@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addDays, customRangeError, describeRange, isYmd, parseRange, rangeSearch, spanDays } from "./range";
+import {
+  addDays,
+  customRangeError,
+  describeRange,
+  isYmd,
+  paramsGetter,
+  parseRange,
+  rangeSearch,
+  spanDays,
+} from "./range";
 
 const now = new Date("2026-12-02T14:05:09Z");
 const params = (q: string) => new URLSearchParams(q);
@@ -13,6 +22,7 @@ describe("parseRange", () => {
       granularity: "day",
     });
     expect(parseRange(params("range=bogus"), now).key).toBe("7d");
+    expect(parseRange(params("range=toString"), now).key).toBe("7d");
   });
   it("reads the presets, the 24 h one by hour", () => {
     expect(parseRange(params("range=24h"), now)).toEqual({
@@ -76,5 +86,15 @@ describe("rangeSearch", () => {
     expect(rangeSearch(params(""), { key: "custom", from: "2026-10-01", to: "2026-10-31" })).toBe(
       "range=custom&from=2026-10-01&to=2026-10-31",
     );
+  });
+});
+
+describe("paramsGetter", () => {
+  it("reads a Next.js searchParams object like URLSearchParams", () => {
+    const get = paramsGetter({ range: ["30d", "7d"], from: "2026-01-01", to: undefined });
+    expect(get.get("range")).toBe("30d");
+    expect(get.get("from")).toBe("2026-01-01");
+    expect(get.get("to")).toBeNull();
+    expect(parseRange(get, now).key).toBe("30d");
   });
 });

@@ -15,7 +15,7 @@ export const RANGE_LABEL: Record<RangeKey, string> = {
   custom: "Custom",
 };
 
-export const DEFAULT_RANGE: RangeKey = "7d";
+export const DEFAULT_RANGE = "7d" satisfies RangeKey;
 /** The longest custom range the page asks for (a year and a day: the same dates a year apart). */
 export const MAX_CUSTOM_DAYS = 366;
 
@@ -87,7 +87,7 @@ export function parseRange(params: { get(name: string): string | null }, now: Da
     // Two days or fewer read better by hour.
     return { key: "custom", from, to, granularity: spanDays(from, to) <= 2 ? "hour" : "day" };
   }
-  if (key && key in DAYS) return preset(key as Exclude<RangeKey, "custom">, today);
+  if (key && Object.hasOwn(DAYS, key)) return preset(key as Exclude<RangeKey, "custom">, today);
   return preset(DEFAULT_RANGE, today);
 }
 
@@ -123,4 +123,14 @@ export function describeRange(range: { from: string; to: string }): string {
   if (range.from === range.to) return `${dayYearFormat.format(to)} (UTC)`;
   const sameYear = range.from.slice(0, 4) === range.to.slice(0, 4);
   return `${(sameYear ? dayFormat : dayYearFormat).format(from)} – ${dayYearFormat.format(to)} (UTC)`;
+}
+
+/** Reads a Next.js `searchParams` object the way the client reads URLSearchParams (first value wins). */
+export function paramsGetter(sp: Record<string, string | string[] | undefined>) {
+  return {
+    get: (name: string) => {
+      const v = sp[name];
+      return (Array.isArray(v) ? v[0] : v) ?? null;
+    },
+  };
 }
