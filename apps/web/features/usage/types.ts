@@ -45,7 +45,15 @@ export interface UsageOverview {
     costUsd: string | null;
     unpricedCalls: number;
   }[];
-  byTag: { key: string; value: string; calls: number; costUsd: string }[];
+  byTag: {
+    key: string;
+    value: string;
+    calls: number;
+    costUsd: string;
+    unpricedCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+  }[];
   byRun: {
     projectId: string;
     agentRunId: string;

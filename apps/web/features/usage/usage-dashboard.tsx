@@ -14,6 +14,7 @@ import {
   formatLatency,
   formatShare,
   formatUsd,
+  isZeroDecimal,
   PERIOD_LABEL,
   REASON_LABEL,
   unpricedLabel,
@@ -161,7 +162,7 @@ export function UsageDashboard({
             >
               <DataTable
                 caption="Usage by provider"
-                columns={providerColumns}
+                columns={providerColumns(data.byModel)}
                 data={data.byProvider}
                 getRowId={(r) => r.provider}
                 initialSorting={[{ id: "calls", desc: true }]}
@@ -321,7 +322,8 @@ function Breakdown({
   );
 }
 
-function Limits({ limits }: { limits: Limit[] }) {
+/** Period spend against each limit, as progress bars. */
+export function Limits({ limits }: { limits: Limit[] }) {
   return (
     <Card>
       <CardHeader title="Limits" description="Spend in each limit's current period (UTC)." />
@@ -376,35 +378,57 @@ function Limits({ limits }: { limits: Limit[] }) {
 
 const right = (text: string) => <span className="block text-right">{text}</span>;
 
-const providerColumns: ColumnDef<Provider>[] = [
-  {
-    accessorKey: "provider",
-    header: "Provider",
-    cell: ({ row }) => <Strong>{row.original.provider}</Strong>,
-  },
-  { id: "calls", accessorKey: "calls", header: "Calls", cell: ({ row }) => num(row.original.calls) },
-  { accessorKey: "errors", header: "Errors", cell: ({ row }) => num(row.original.errors) },
-  {
-    id: "cost",
-    accessorFn: (r) => sortMoney(r.costUsd),
-    header: "Spend",
-    cell: ({ row }) => (
-      <SpendCell costUsd={row.original.costUsd} unpricedCalls={row.original.unpricedCalls} />
-    ),
-  },
-  {
-    id: "p50",
-    accessorFn: (r) => r.p50LatencyMs ?? -1,
-    header: "p50",
-    cell: ({ row }) => formatLatency(row.original.p50LatencyMs),
-  },
-  {
-    id: "p95",
-    accessorFn: (r) => r.p95LatencyMs ?? -1,
-    header: "p95",
-    cell: ({ row }) => formatLatency(row.original.p95LatencyMs),
-  },
-];
+/**
+ * Tokens of a provider's unpriced calls, from the model rows the catalogue could not price at all;
+ * null when some unpriced calls sit in models that were priced at other times (no token split).
+ */
+export function unpricedTokensOf(provider: Provider, models: Model[]): number | null {
+  let calls = 0;
+  let tokens = 0;
+  for (const m of models) {
+    // Only models whose every call ran unpriced (no denied call mixing its tokens in).
+    if (m.provider !== provider.provider || m.costUsd !== null || m.unpricedCalls !== m.calls) continue;
+    calls += m.unpricedCalls;
+    tokens += m.inputTokens + m.outputTokens;
+  }
+  return calls === provider.unpricedCalls ? tokens : null;
+}
+
+function providerColumns(models: Model[]): ColumnDef<Provider>[] {
+  return [
+    {
+      accessorKey: "provider",
+      header: "Provider",
+      cell: ({ row }) => <Strong>{row.original.provider}</Strong>,
+    },
+    { id: "calls", accessorKey: "calls", header: "Calls", cell: ({ row }) => num(row.original.calls) },
+    { accessorKey: "errors", header: "Errors", cell: ({ row }) => num(row.original.errors) },
+    {
+      id: "cost",
+      accessorFn: (r) => sortMoney(r.unpricedCalls > 0 && isZeroDecimal(r.costUsd) ? null : r.costUsd),
+      header: "Spend",
+      cell: ({ row }) => (
+        <SpendCell
+          costUsd={row.original.costUsd}
+          unpricedCalls={row.original.unpricedCalls}
+          unpricedTokens={unpricedTokensOf(row.original, models)}
+        />
+      ),
+    },
+    {
+      id: "p50",
+      accessorFn: (r) => r.p50LatencyMs ?? -1,
+      header: "p50",
+      cell: ({ row }) => formatLatency(row.original.p50LatencyMs),
+    },
+    {
+      id: "p95",
+      accessorFn: (r) => r.p95LatencyMs ?? -1,
+      header: "p95",
+      cell: ({ row }) => formatLatency(row.original.p95LatencyMs),
+    },
+  ];
+}
 
 const modelColumns: ColumnDef<Model>[] = [
   {
@@ -430,10 +454,12 @@ const modelColumns: ColumnDef<Model>[] = [
       if (r.costUsd === null)
         return (
           <span className="text-amber-800" data-testid="unpriced">
-            {unpricedLabel(r.inputTokens + r.outputTokens)}
+            {r.unpricedCalls === r.calls
+              ? unpricedLabel(r.inputTokens + r.outputTokens)
+              : `${formatCount(r.unpricedCalls)} unpriced ${r.unpricedCalls === 1 ? "call" : "calls"}`}
           </span>
         );
-      return <SpendCell costUsd={r.costUsd} unpricedCalls={r.unpricedCalls} />;
+      return <SpendCell costUsd={r.costUsd} unpricedCalls={r.unpricedCalls} unpricedTokens={null} />;
     },
   },
 ];
@@ -452,9 +478,18 @@ const tagColumns: ColumnDef<Tag>[] = [
   { id: "calls", accessorKey: "calls", header: "Calls", cell: ({ row }) => num(row.original.calls) },
   {
     id: "cost",
-    accessorFn: (r) => sortMoney(r.costUsd),
+    accessorFn: (r) => sortMoney(r.unpricedCalls > 0 && isZeroDecimal(r.costUsd) ? null : r.costUsd),
     header: "Spend",
-    cell: ({ row }) => money(row.original.costUsd),
+    cell: ({ row }) => {
+      const r = row.original;
+      return (
+        <SpendCell
+          costUsd={r.costUsd}
+          unpricedCalls={r.unpricedCalls}
+          unpricedTokens={r.unpricedCalls === r.calls ? r.inputTokens + r.outputTokens : null}
+        />
+      );
+    },
   },
 ];
 
@@ -530,15 +565,31 @@ function Strong({ children }: { children: ReactNode }) {
   return <span className="font-medium text-zinc-900">{children}</span>;
 }
 
-function SpendCell({ costUsd, unpricedCalls }: { costUsd: string; unpricedCalls: number }) {
+/** Spend of a row; calls the catalogue could not price are named, never folded in as $0. */
+function SpendCell({
+  costUsd,
+  unpricedCalls,
+  unpricedTokens,
+}: {
+  costUsd: string;
+  unpricedCalls: number;
+  /** Tokens of the unpriced calls when known. */
+  unpricedTokens: number | null;
+}) {
+  const unpriced =
+    unpricedTokens !== null
+      ? unpricedLabel(unpricedTokens)
+      : `${formatCount(unpricedCalls)} unpriced ${unpricedCalls === 1 ? "call" : "calls"}`;
+  if (unpricedCalls > 0 && isZeroDecimal(costUsd))
+    return (
+      <span className="whitespace-nowrap text-amber-800" data-testid="unpriced">
+        {unpriced}
+      </span>
+    );
   return (
     <span className="whitespace-nowrap">
       {money(costUsd)}
-      {unpricedCalls > 0 ? (
-        <span className="ml-1.5 text-[11px] text-amber-800">
-          + {formatCount(unpricedCalls)} unpriced {unpricedCalls === 1 ? "call" : "calls"}
-        </span>
-      ) : null}
+      {unpricedCalls > 0 ? <span className="ml-1.5 text-[11px] text-amber-800">+ {unpriced}</span> : null}
     </span>
   );
 }
@@ -579,7 +630,10 @@ const TAG_CSV: CsvColumn<Tag>[] = [
   { header: "key", value: (r) => r.key },
   { header: "value", value: (r) => r.value },
   { header: "calls", value: (r) => r.calls },
+  { header: "input_tokens", value: (r) => r.inputTokens },
+  { header: "output_tokens", value: (r) => r.outputTokens },
   { header: "cost_usd", value: (r) => r.costUsd },
+  { header: "unpriced_calls", value: (r) => r.unpricedCalls },
 ];
 
 function runCsv(projectNames?: Record<string, string>): CsvColumn<Run>[] {
