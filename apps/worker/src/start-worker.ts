@@ -14,6 +14,8 @@ import {
 } from "@breakwater/queue";
 import { type Job, Worker } from "bullmq";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
+import { usageRetention } from "./jobs/usage-retention";
+import { usageRollup } from "./jobs/usage-rollup";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics";
@@ -24,6 +26,8 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Proces
   "webhook-deliver": webhookDeliver,
   "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
   "breaker-stale-sweep": breakerStaleSweep,
+  "usage-rollup": (deps) => usageRollup(deps),
+  "usage-retention": (deps) => usageRetention(deps),
 };
 
 export interface WorkerOptions {

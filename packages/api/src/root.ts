@@ -6,6 +6,7 @@ import { meRouter } from "./routers/me";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
+import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard API: one router per entity, assembled here only. */
@@ -17,6 +18,7 @@ export const appRouter = router({
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
+  usage: usageRouter,
   operator: operatorRouter,
 });
 

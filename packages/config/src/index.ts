@@ -62,6 +62,10 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BREAKER_STALE_SECONDS: z.coerce.number().int().min(10).default(180),
+  /** How often the worker rolls newly received metadata events into the hourly usage rollups. */
+  USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
+  /** How often the worker deletes raw metadata events past each plan's retention_days. */
+  USAGE_RETENTION_EVERY_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** BullMQ key prefix; each queue's keys then share one Redis Cluster slot via a {queue} hash tag. */
   QUEUE_PREFIX: z
     .string()
