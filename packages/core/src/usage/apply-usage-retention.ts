@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@breakwater/db";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import { hourOf, lockProjectUsage, REBUILD_TX_OPTIONS, retentionFloorOf } from "./rebuild-usage-rollups";
-import { COMMIT_GRACE_MS, USAGE_WATERMARK_ID } from "./roll-up-usage";
+import { surelySeenBefore, USAGE_WATERMARK_ID } from "./roll-up-usage";
 
 const DAY_MS = 86_400_000;
 
@@ -89,8 +89,8 @@ export async function applyUsageRetention(
       await lockProjectUsage(tx, projectId);
       const old = await retentionFloorOf(tx, projectId);
       const mark = await tx.usageRollupWatermark.findUnique({ where: { id: USAGE_WATERMARK_ID } });
-      // Events the scheduler may not have rolled up yet (its next scan starts grace before the mark).
-      const seenBefore = new Date((mark?.receivedBefore.getTime() ?? 0) - COMMIT_GRACE_MS);
+      // Events the scheduler may not have rolled up yet: from where its next scan starts.
+      const seenBefore = mark ? surelySeenBefore(mark.receivedBefore, mark.updatedAt) : new Date(0);
       const [pending] = await tx.$queryRaw<{ oldest: Date | null }[]>`
         SELECT min("timestamp") AS oldest FROM metadata_events
          WHERE project_id = ${projectId} AND "timestamp" < ${cutoff}

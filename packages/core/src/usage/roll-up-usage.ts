@@ -5,9 +5,9 @@ import { REBUILD_TX_OPTIONS, rebuildHoursInTx } from "./rebuild-usage-rollups";
 export const USAGE_WATERMARK_ID = "usage-rollups";
 
 /**
- * How far back each step re-scans before its watermark. received_at is the inserting transaction's
- * start, so an ingest that commits a little after a step began is still seen by the next step;
- * ingest statements commit within seconds, and re-scanning only rebuilds the same hours again.
+ * How long an ingest may take to commit after its received_at (the inserting transaction's start)
+ * and still be rolled up: steps re-scan what was received this long before they last ran. Ingest
+ * statements commit within seconds; re-scanning only rebuilds the same hours again.
  */
 export const COMMIT_GRACE_MS = 30_000;
 
@@ -31,6 +31,16 @@ export interface RollUpUsageResult {
   receivedBefore: Date | null;
 }
 
+/**
+ * Events received before this instant were visible to the chunk that moved the watermark: below the
+ * watermark, and received over COMMIT_GRACE_MS before that chunk ran (`scannedAt`), so their
+ * transactions had committed. Later ones may have been in flight, and are scanned again. While
+ * catching up, the watermark trails far behind the scans and nothing is scanned twice.
+ */
+export function surelySeenBefore(receivedBefore: Date, scannedAt: Date): Date {
+  return new Date(Math.min(receivedBefore.getTime(), scannedAt.getTime() - COMMIT_GRACE_MS));
+}
+
 interface ChunkResult {
   locked: boolean;
   hoursRebuilt: number;
@@ -43,12 +53,12 @@ async function stepChunk(tx: Tx, chunkEvents: number): Promise<ChunkResult> {
   await tx.$executeRaw`INSERT INTO usage_rollup_watermarks (id, received_before, updated_at)
     VALUES (${USAGE_WATERMARK_ID}, 'epoch', now()) ON CONFLICT (id) DO NOTHING`;
   // One step at a time across every worker: a concurrent one skips instead of waiting.
-  const [mark] = await tx.$queryRaw<{ received_before: Date; now: Date }[]>`
-    SELECT received_before, now() AS now FROM usage_rollup_watermarks WHERE id = ${USAGE_WATERMARK_ID}
+  const [mark] = await tx.$queryRaw<{ received_before: Date; updated_at: Date; now: Date }[]>`
+    SELECT received_before, updated_at, now() AS now FROM usage_rollup_watermarks WHERE id = ${USAGE_WATERMARK_ID}
     FOR UPDATE SKIP LOCKED`;
   if (!mark) return { locked: false, hoursRebuilt: 0, skipped: 0, caughtUp: false, receivedBefore: null };
   const watermark = mark.received_before;
-  const scanFrom = new Date(watermark.getTime() - COMMIT_GRACE_MS);
+  const scanFrom = surelySeenBefore(watermark, mark.updated_at);
 
   // The chunk ends before the (chunkEvents+1)-th event received after the watermark, or now.
   const [next] = await tx.$queryRaw<{ received_at: Date }[]>`

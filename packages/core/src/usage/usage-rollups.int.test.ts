@@ -266,6 +266,35 @@ describe("usage rollups", () => {
     expect(after.series[0]?.calls).toBe(7);
   });
 
+  it("rolls up an ingest that committed after a step although it was received before it", async () => {
+    const t = await tenant();
+    const step = await rollUpUsage(db);
+    const stepAt = step.receivedBefore as Date;
+    // A slow insert: its transaction began 10 s before the step ran and committed after it.
+    await db.metadataEvent.create({
+      data: {
+        projectId: t.projectId,
+        callId: randomUUID(),
+        timestamp: new Date(stepAt.getTime() - 60_000),
+        sdkInstanceId: "slow",
+        model: "gpt-5.5",
+        provider: "openai",
+        status: "success",
+        inputTokens: 1,
+        outputTokens: 1,
+        latencyMs: 5,
+        isModelFallback: false,
+        agentRunId: "r",
+        costUsd: "0.5",
+        priced: true,
+        receivedAt: new Date(stepAt.getTime() - 10_000),
+      },
+    });
+    await rollUpUsage(db);
+    const o = await overview(t, day(new Date(stepAt.getTime() - 60_000)), day(new Date()));
+    expect(o.totals).toMatchObject({ calls: 1, costUsd: "0.50" });
+  });
+
   it("catches up after downtime in bounded chunks, one transaction each", async () => {
     const t = await tenant();
     const now = new Date();
