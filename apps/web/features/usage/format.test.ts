@@ -3,6 +3,7 @@ import {
   bucketLabel,
   formatClock,
   formatLatency,
+  formatPercent,
   formatShare,
   formatUsd,
   isZeroDecimal,
@@ -71,6 +72,11 @@ describe("labels", () => {
     expect(formatShare(2, 2)).toBe("100 %");
     expect(formatShare(9999, 10000)).toBe("99.9 %");
     expect(formatShare(0, 0)).toBe("—");
+    expect(formatPercent(0)).toBe("0 %");
+    expect(formatPercent(0.0024)).toBe("<0.1 %");
+    expect(formatPercent(2.54)).toBe("2.5 %");
+    expect(formatPercent(3)).toBe("3 %");
+    expect(formatPercent(87.6)).toBe("88 %");
     expect(formatLatency(null)).toBe("—");
     expect(formatLatency(1234.4)).toBe("1,234 ms");
     expect(formatClock("2026-12-02T14:05:09.500Z")).toBe("14:05:09 UTC");

@@ -93,6 +93,14 @@ export function formatShare(part: number, whole: number): string {
   return `${pct >= 99.95 && part < whole ? "99.9" : pct.toFixed(1).replace(/\.0$/, "")} %`;
 }
 
+/** A limit's use: "0 %", "<0.1 %", "2.5 %", "87 %", "140 %". */
+export function formatPercent(pct: number): string {
+  if (pct <= 0) return "0 %";
+  if (pct < 0.1) return "<0.1 %";
+  if (pct < 10) return `${pct.toFixed(1).replace(/\.0$/, "")} %`;
+  return `${Math.round(pct)} %`;
+}
+
 export function formatLatency(ms: number | null): string {
   return ms === null ? "—" : `${count.format(Math.round(ms))} ms`;
 }

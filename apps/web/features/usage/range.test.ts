@@ -4,6 +4,7 @@ import {
   customRangeError,
   describeRange,
   isYmd,
+  overviewInput,
   paramsGetter,
   parseRange,
   rangeSearch,
@@ -96,5 +97,21 @@ describe("paramsGetter", () => {
     expect(get.get("from")).toBe("2026-01-01");
     expect(get.get("to")).toBeNull();
     expect(parseRange(get, now).key).toBe("30d");
+  });
+});
+
+describe("overviewInput", () => {
+  it("asks usage.overview for the URL's range, scoped to a project when given", () => {
+    expect(overviewInput(params("range=24h"), "proj_1", now).input).toEqual({
+      projectId: "proj_1",
+      from: "2026-12-01",
+      to: "2026-12-02",
+      granularity: "hour",
+    });
+    expect(overviewInput(params(""), undefined, now).input).toEqual({
+      from: "2026-11-26",
+      to: "2026-12-02",
+      granularity: "day",
+    });
   });
 });

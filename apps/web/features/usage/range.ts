@@ -134,3 +134,21 @@ export function paramsGetter(sp: Record<string, string | string[] | undefined>) 
     },
   };
 }
+
+/** `usage.overview`'s input for what the URL asks; the server page prefetches the same. */
+export function overviewInput(
+  params: { get(name: string): string | null },
+  projectId?: string,
+  now: Date = new Date(),
+) {
+  const range = parseRange(params, now);
+  return {
+    range,
+    input: {
+      ...(projectId ? { projectId } : {}),
+      from: range.from,
+      to: range.to,
+      granularity: range.granularity,
+    },
+  };
+}

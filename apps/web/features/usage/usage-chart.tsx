@@ -60,7 +60,7 @@ export function SpendRequestsChart({
           tickLine={false}
           axisLine={false}
           width={56}
-          tickFormatter={(v: number) => formatUsd(String(v))}
+          tickFormatter={(v: number) => formatUsd(v.toFixed(10))}
           tick={{ fill: "var(--color-zinc-400)" }}
         />
         <YAxis

@@ -12,6 +12,7 @@ import { CsvButton } from "./csv-button";
 import {
   formatCount,
   formatLatency,
+  formatPercent,
   formatShare,
   formatUsd,
   isZeroDecimal,
@@ -290,7 +291,10 @@ function Stat({
       data-value={raw}
     >
       <dt className="text-xs text-zinc-500">{label}</dt>
-      <dd className="mt-1 truncate text-lg font-semibold tabular-nums text-zinc-900" data-testid="stat-value">
+      <dd
+        className="mt-1 text-lg leading-snug font-semibold tabular-nums text-balance text-zinc-900"
+        data-testid="stat-value"
+      >
         {value}
       </dd>
       <dd className="mt-0.5 truncate text-xs text-zinc-500" data-testid="stat-note">
@@ -346,7 +350,7 @@ export function Limits({ limits }: { limits: Limit[] }) {
                 </span>
                 <span className="text-zinc-600 tabular-nums" data-testid="limit-spent">
                   {formatUsd(l.spentUsd)} of {formatUsd(l.limitUsd)}
-                  <span className="ml-2 text-zinc-400">{Math.round(l.percent)} %</span>
+                  <span className="ml-2 text-zinc-400">{formatPercent(l.percent)}</span>
                 </span>
               </div>
               <div
@@ -375,8 +379,6 @@ export function Limits({ limits }: { limits: Limit[] }) {
 }
 
 // Columns -------------------------------------------------------------------------------------
-
-const right = (text: string) => <span className="block text-right">{text}</span>;
 
 /**
  * Tokens of a provider's unpriced calls, from the model rows the catalogue could not price at all;
@@ -504,7 +506,7 @@ function runColumns(projectNames?: Record<string, string>): ColumnDef<Run>[] {
         return (
           <Link
             href={`/projects/${r.projectId}/runs?run=${encodeURIComponent(r.agentRunId)}`}
-            className="block max-w-[20rem] min-w-0 hover:underline"
+            className="block max-w-[20rem] min-w-28 hover:underline"
           >
             <span className="block truncate font-medium text-zinc-900">{r.name ?? r.agentRunId}</span>
             {r.name ? <code className="block truncate text-[11px] text-zinc-500">{r.agentRunId}</code> : null}
@@ -518,7 +520,11 @@ function runColumns(projectNames?: Record<string, string>): ColumnDef<Run>[] {
       id: "project",
       accessorFn: (r) => projectNames[r.projectId] ?? r.projectId,
       header: "Project",
-      cell: ({ row }) => projectNames[row.original.projectId] ?? row.original.projectId,
+      cell: ({ row }) => (
+        <span className="whitespace-nowrap">
+          {projectNames[row.original.projectId] ?? row.original.projectId}
+        </span>
+      ),
     });
   cols.push(
     { id: "calls", accessorKey: "calls", header: "Calls", cell: ({ row }) => num(row.original.calls) },
@@ -557,12 +563,12 @@ const reasonColumns: ColumnDef<Reason>[] = [
     id: "share",
     accessorFn: (r) => (r.calls ? r.saved / r.calls : 0),
     header: "Saved share",
-    cell: ({ row }) => right(formatShare(row.original.saved, row.original.calls)),
+    cell: ({ row }) => formatShare(row.original.saved, row.original.calls),
   },
 ];
 
 function Strong({ children }: { children: ReactNode }) {
-  return <span className="font-medium text-zinc-900">{children}</span>;
+  return <span className="font-medium whitespace-nowrap text-zinc-900">{children}</span>;
 }
 
 /** Spend of a row; calls the catalogue could not price are named, never folded in as $0. */
