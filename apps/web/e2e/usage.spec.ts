@@ -266,6 +266,9 @@ test("usage pages match what was ingested — totals, series, breakdowns, failov
     await page.getByRole("listbox").getByRole("option", { name: "Last 24 h", exact: true }).click();
     await expect(page.getByRole("listbox")).toHaveCount(0);
     await expect(page).toHaveURL(/[?&]range=24h/);
+    await expect(page.getByTestId("range-description")).toHaveText(
+      /^Yesterday and today, .* \(UTC\) · by hour$/,
+    );
     await expect(stat(page, "requests")).toHaveText("5");
 
     await page.getByRole("combobox", { name: "Range", exact: true }).click();

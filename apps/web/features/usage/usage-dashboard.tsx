@@ -343,7 +343,7 @@ export function Limits({ limits }: { limits: Limit[] }) {
               data-project={l.projectId}
               data-period={l.period}
             >
-              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+              <div className="flex flex-col gap-x-3 sm:flex-row sm:items-baseline sm:justify-between">
                 <span className="min-w-0 truncate font-medium text-zinc-800">
                   {l.projectName}{" "}
                   <span className="font-normal text-zinc-500">· {PERIOD_LABEL[l.period] ?? l.period}</span>

@@ -57,6 +57,7 @@ export function UsageView({
         />
       </div>
       <p className="-mt-2 text-xs text-zinc-500" data-testid="range-description">
+        {range.key === "24h" ? "Yesterday and today, " : ""}
         {describeRange(range)}
         {range.granularity === "hour" ? " · by hour" : " · by day"}
       </p>
