@@ -1,11 +1,13 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
+import { budgetRouter } from "./routers/budget";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
+import { runRouter } from "./routers/run";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -14,6 +16,8 @@ export const appRouter = router({
   me: meRouter,
   organization: organizationRouter,
   project: projectRouter,
+  budget: budgetRouter,
+  run: runRouter,
   lease: leaseRouter,
   apiKey: apiKeyRouter,
   fleet: fleetRouter,

@@ -9,7 +9,7 @@ export interface ApplyUsageRetentionOptions {
   now?: Date;
   /** Rows per DELETE statement (each its own short transaction). */
   batchSize?: number;
-  /** DELETE statements per run over all projects; the next run continues. */
+  /** DELETE statements that delete something, per run over all projects; the next run continues. */
   maxBatches?: number;
   /** Only these projects (default: every project). */
   projectIds?: string[];
@@ -107,17 +107,22 @@ export async function applyUsageRetention(
       return next;
     }, REBUILD_TX_OPTIONS);
 
-    // The floor is committed: every hour before it is final, so its raw events can go.
-    while (budget > 0) {
-      budget--;
+    // The floor is committed: every hour before it is final, so its raw events can go. Only
+    // batches that delete something spend the budget, so projects with nothing to delete never
+    // starve the ones after them.
+    for (;;) {
+      if (budget <= 0) {
+        result.more = true;
+        break;
+      }
       result.batches++;
       const n = await db.$executeRaw`
         DELETE FROM metadata_events WHERE id IN (
           SELECT id FROM metadata_events WHERE project_id = ${projectId} AND "timestamp" < ${floor}
            LIMIT ${batchSize})`;
       result.deleted += n;
+      if (n > 0) budget--;
       if (n < batchSize) break;
-      if (budget <= 0) result.more = true;
     }
   }
   return result;

@@ -397,4 +397,19 @@ describe("usage rollups", () => {
       expect((await overview(t, day(tenDays), day(now))).totals.calls).toBe(14);
     }
   });
+
+  it("retention: projects with nothing to delete never use up the batch budget of the ones after them", async () => {
+    const now = new Date();
+    const quiet = await tenant("team"); // created first: its id sorts first
+    const busy = await tenant("free");
+    await ingest(busy, mixedEvents(6, new Date(hourOf(now).getTime() - 10 * DAY), HOUR, 41));
+    await rollUpUsage(db);
+    await receivedLongAgo(busy.projectId);
+    const r = await applyUsageRetention(db, {
+      projectIds: [quiet.projectId, busy.projectId],
+      now,
+      maxBatches: 1,
+    });
+    expect(r).toMatchObject({ deleted: 6, more: false });
+  });
 });
