@@ -291,8 +291,15 @@ test("usage pages match what was ingested — totals, series, breakdowns, failov
   });
 
   await test.step("the project's usage page shows the same figures for that project", async () => {
-    await page.goto(`/projects/${project.id}/usage`);
-    await expect(page.getByRole("heading", { name: `Usage of checkout-${run}` })).toBeVisible();
+    await page.goto(`/projects/${project.id}`);
+    const tabs = page.getByRole("navigation", { name: "Project" });
+    await tabs.getByRole("link", { name: "Usage", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/usage$`));
+    await expect(tabs.getByRole("link", { name: "Usage", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expect(page.getByRole("heading", { level: 1, name: new RegExp(`^checkout-${run}`) })).toBeVisible();
     await expect(stat(page, "requests")).toHaveText("5");
     await expect(stat(page, "spend")).toHaveText("$0.0024");
     await expect(stat(page, "unpriced")).toHaveText("unpriced · 500 tokens");
