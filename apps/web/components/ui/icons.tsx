@@ -17,6 +17,7 @@ export {
   CircleAlert as AlertIcon,
   Copy as CopyIcon,
   CreditCard as PlansIcon,
+  Download as DownloadIcon,
   Eye as EyeIcon,
   KeyRound as KeyIcon,
   Layers as ProjectsIcon,
