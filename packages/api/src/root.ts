@@ -1,8 +1,10 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
+import { auditRouter } from "./routers/audit";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
+import { invitationRouter, memberRouter } from "./routers/member";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
@@ -18,6 +20,9 @@ export const appRouter = router({
   fleet: fleetRouter,
   webhooks: webhooksRouter,
   operator: operatorRouter,
+  member: memberRouter,
+  invitation: invitationRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -46,6 +46,14 @@ export function createAuthLimiter(
   return new FixedWindowLimiter(redis, { prefix, log: deps.log.child({ module: "auth-rate-limit" }) });
 }
 
+/** Every HTTP path of the organization plugin (create, invite-member, accept-invitation, …). */
+export function organizationHttpPaths(plugin: { endpoints: Record<string, unknown> }): string[] {
+  return Object.values(plugin.endpoints)
+    .map((e) => (e as { path?: unknown }).path)
+    .filter((p): p is string => typeof p === "string")
+    .sort();
+}
+
 /**
  * The dashboard's better-auth instance: email + password, sessions in Postgres through Prisma,
  * organizations with owner/admin/member/viewer. The first account of an installation becomes
@@ -54,6 +62,13 @@ export function createAuthLimiter(
  */
 export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = {}) {
   const { config } = deps;
+  const organizations = organization({
+    ac,
+    roles,
+    creatorRole: "owner",
+    allowUserToCreateOrganization: false,
+    invitationExpiresIn: 60 * 60 * 24 * 7,
+  });
   const limiter = opts.limiter ?? createAuthLimiter(deps);
   const log = deps.log.child({ module: "auth" });
   return betterAuth({
@@ -130,15 +145,11 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
         },
       },
     },
-    plugins: [
-      organization({
-        ac,
-        roles,
-        creatorRole: "owner",
-        allowUserToCreateOrganization: false,
-        invitationExpiresIn: 60 * 60 * 48,
-      }),
-    ],
+    // Organizations, members and invitations change only through Breakwater's own procedures,
+    // which enforce the owner rules and write the audit row; so none of the plugin's endpoints
+    // answer over HTTP (404). Server code keeps calling them through auth.api (set-active).
+    disabledPaths: organizationHttpPaths(organizations),
+    plugins: [organizations],
   });
 }
 
