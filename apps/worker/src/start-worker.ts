@@ -13,6 +13,7 @@ import {
   queuePrefix,
 } from "@breakwater/queue";
 import { type Job, Worker } from "bullmq";
+import { auditRetention } from "./jobs/audit-retention";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
@@ -24,6 +25,7 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Proces
   "webhook-deliver": webhookDeliver,
   "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
   "breaker-stale-sweep": breakerStaleSweep,
+  "audit-retention": (deps) => auditRetention(deps),
 };
 
 export interface WorkerOptions {

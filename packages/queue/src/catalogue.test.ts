@@ -9,7 +9,12 @@ describe("queue catalogue", () => {
   });
 
   it("declares only the jobs that have consumers, each with a name equal to its key", () => {
-    expect(JOB_NAMES.sort()).toEqual(["breaker-stale-sweep", "webhook-deliver", "webhook-outbox-sweep"]);
+    expect(JOB_NAMES.sort()).toEqual([
+      "audit-retention",
+      "breaker-stale-sweep",
+      "webhook-deliver",
+      "webhook-outbox-sweep",
+    ]);
     for (const name of JOB_NAMES) expect(JOBS[name].name).toBe(name);
   });
 
