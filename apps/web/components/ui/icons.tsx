@@ -27,10 +27,13 @@ export {
   Plus as PlusIcon,
   RefreshCw as RefreshIcon,
   RotateCcw as ReplayIcon,
+  ScrollText as AuditIcon,
   Send as SendIcon,
   Shield as ShieldIcon,
   Terminal as TerminalIcon,
   Trash2 as TrashIcon,
+  UserPlus as UserPlusIcon,
+  Users as MembersIcon,
   Webhook as WebhooksIcon,
   X as XIcon,
 } from "lucide-react";
