@@ -1,7 +1,15 @@
 import { authSecret, type Config } from "@breakwater/config";
-import { claimFirstOperator, type Deps, FixedWindowLimiter, type IdPrefix, newId } from "@breakwater/core";
+import {
+  claimFirstOperator,
+  type Deps,
+  FixedWindowLimiter,
+  hasPendingInvitation,
+  type IdPrefix,
+  newId,
+} from "@breakwater/core";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { organization } from "better-auth/plugins";
 import { ac, roles } from "./access";
 import { AUTH_RATE_LIMIT } from "./auth-handler";
@@ -80,7 +88,8 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
     database: prismaAdapter(deps.db, { provider: "postgresql" }),
     emailAndPassword: {
       enabled: true,
-      disableSignUp: !config.ALLOW_SIGNUP,
+      // With ALLOW_SIGNUP off, sign-up stays open to invited addresses only (hooks.before below).
+      disableSignUp: false,
       minPasswordLength: 8,
       maxPasswordLength: 128,
       autoSignIn: true,
@@ -118,6 +127,17 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
         "/sign-in/email": AUTH_RATE_LIMIT.credentials,
         "/sign-up/email": AUTH_RATE_LIMIT.credentials,
       },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email" || config.ALLOW_SIGNUP) return;
+        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (typeof email === "string" && (await hasPendingInvitation(deps, email))) return;
+        throw new APIError("BAD_REQUEST", {
+          code: "EMAIL_PASSWORD_SIGN_UP_DISABLED",
+          message: "Sign-up is by invitation only on this installation",
+        });
+      }),
     },
     telemetry: { enabled: false },
     logger: {

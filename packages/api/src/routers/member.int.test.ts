@@ -3,7 +3,7 @@ import { hashInvitationToken } from "@breakwater/core";
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAuthHandler } from "../auth/auth-handler";
-import { createAuthLimiter } from "../auth/create-auth";
+import { createAuth, createAuthLimiter } from "../auth/create-auth";
 import { createContext } from "../context";
 import { createCaller } from "../root";
 import { apiTestEnv, codeOf } from "../testing";
@@ -281,6 +281,33 @@ describe("member procedures", () => {
     ]);
     expect(both.sort()).toEqual(["CONFLICT", "ok"]);
     expect(await deps.db.member.count({ where: { userId: cat.userId } })).toBe(1);
+  });
+});
+
+describe("sign-up by invitation", () => {
+  it("with ALLOW_SIGNUP off, only an invited address can create an account", async () => {
+    const closed = createAuth({ ...deps, config: { ...deps.config, ALLOW_SIGNUP: false } });
+    const signUpClosed = (email: string) =>
+      closed.api.signUpEmail({ body: { email, name: "Ivy", password: "correct horse battery" } }).then(
+        () => "ok",
+        (e: unknown) => (e as { body?: { code?: string } }).body?.code ?? String(e),
+      );
+    expect(await signUpClosed(`uninvited-${randomUUID()}@example.test`)).toBe(
+      "EMAIL_PASSWORD_SIGN_UP_DISABLED",
+    );
+
+    const { owner } = await orgWithOwner();
+    const email = `invited-${randomUUID()}@example.test`;
+    const { invitation } = await (await owner.caller()).member.invite({ email, role: "viewer" });
+    expect(await signUpClosed(email.toUpperCase())).toBe("ok");
+    expect(await deps.db.user.count({ where: { email } })).toBe(1);
+
+    // A revoked invitation opens nothing.
+    const other = `revoked-${randomUUID()}@example.test`;
+    const second = await (await owner.caller()).member.invite({ email: other, role: "viewer" });
+    await (await owner.caller()).member.revokeInvitation({ invitationId: second.invitation.id });
+    expect(await signUpClosed(other)).toBe("EMAIL_PASSWORD_SIGN_UP_DISABLED");
+    expect(invitation.email).toBe(email);
   });
 });
 

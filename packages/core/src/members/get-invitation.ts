@@ -46,3 +46,20 @@ export async function getInvitationByToken(
     expiresAt: inv.expiresAt.toISOString(),
   };
 }
+
+/** Whether `email` has a pending, unexpired invitation to any organization (sign-up by invitation). */
+export async function hasPendingInvitation(
+  deps: Pick<Deps, "db">,
+  email: string,
+  now = new Date(),
+): Promise<boolean> {
+  const found = await deps.db.invitation.findFirst({
+    where: {
+      email: { equals: email.trim(), mode: "insensitive" },
+      status: "pending",
+      expiresAt: { gt: now },
+    },
+    select: { id: true },
+  });
+  return found !== null;
+}
