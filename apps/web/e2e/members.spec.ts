@@ -110,8 +110,34 @@ test("an owner invites, the invitee joins through the link, becomes a viewer; al
   ).toBeVisible();
   await usedCtx.close();
 
+  // A link opened by another signed-in account says whose it is; revoked, it says so to anyone.
+  const otherEmail = uniqueEmail("zed");
+  await owner.getByRole("button", { name: "Invite member", exact: true }).click();
+  await dialog.getByRole("textbox", { name: "Email", exact: true }).fill(otherEmail);
+  await choose(owner, dialog, "Role", "Viewer");
+  await dialog.getByRole("button", { name: "Create invitation", exact: true }).click();
+  const otherLink = (await created.getByTestId("invite-link").textContent()) ?? "";
+  await created.getByRole("button", { name: "Done", exact: true }).click();
+  await expect(owner.getByRole("dialog")).toHaveCount(0);
+  await owner.goto(new URL(otherLink).pathname);
+  await expect(
+    owner.getByRole("heading", { name: "This invitation is for someone else", exact: true }),
+  ).toBeVisible();
+  await owner.goto("/members");
+  await owner.getByRole("button", { name: `Revoke invitation for ${otherEmail}`, exact: true }).click();
+  await owner
+    .getByRole("alertdialog")
+    .getByRole("button", { name: "Revoke invitation", exact: true })
+    .click();
+  await expect(owner.getByRole("alertdialog")).toHaveCount(0);
+  await expect(pending.locator(`[data-testid="invitation-row"][data-email="${otherEmail}"]`)).toHaveCount(0);
+  await owner.goto(new URL(otherLink).pathname);
+  await expect(
+    owner.getByRole("heading", { name: "This invitation was revoked", exact: true }),
+  ).toBeVisible();
+
   // The owner makes the invitee a viewer.
-  await owner.reload();
+  await owner.goto("/members");
   await expect(memberRow(owner, inviteeEmail)).toBeVisible();
   await choose(owner, memberRow(owner, inviteeEmail), `Role of ${inviteeEmail}`, "Viewer");
   await expect(
@@ -170,7 +196,9 @@ test("an owner invites, the invitee joins through the link, becomes a viewer; al
   await expect(owner).toHaveURL(/\/audit$/);
   const events = owner.getByRole("table", { name: "Audit events" });
   const row = (action: string) => events.locator(`[data-testid="audit-row"][data-action="${action}"]`);
-  await expect(row("invitation.create")).toContainText("Olga Owner");
+  await expect(row("invitation.create")).toHaveCount(2);
+  for (const r of await row("invitation.create").all()) await expect(r).toContainText("Olga Owner");
+  await expect(row("invitation.revoke")).toContainText("Olga Owner");
   await expect(row("invitation.accept")).toContainText("Ivan Invitee");
   await expect(row("member.update_role")).toContainText("Olga Owner");
   await screenshot(owner, "audit-desktop");
@@ -192,7 +220,7 @@ test("an owner invites, the invitee joins through the link, becomes a viewer; al
   await expect(owner.getByRole("dialog")).toHaveCount(0);
 
   await choose(owner, owner.getByRole("group", { name: "Filters" }), "Kind", "Invitation");
-  await expect(events.getByTestId("audit-row")).toHaveCount(2);
+  await expect(events.getByTestId("audit-row")).toHaveCount(4);
   await expect(row("member.update_role")).toHaveCount(0);
   await owner.setViewportSize(PHONE);
   await screenshot(owner, "audit-phone");
