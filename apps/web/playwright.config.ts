@@ -6,6 +6,21 @@ import { testHarnessEnv } from "../../packages/config/src/test-env";
 const harness = testHarnessEnv();
 const port = harness.E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
+// The worker's /healthz (Playwright waits for it); beside the e2e port, away from a dev worker's 3002.
+const workerHealthPort = port + 2;
+
+const serverEnv = {
+  DATABASE_URL: harness.TEST_DATABASE_URL,
+  REDIS_URL: harness.TEST_REDIS_URL,
+  AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
+  SECRETS_ENCRYPTION_KEY: "e2e0000000000000000000000000000000000000000000000000000000000001",
+  // The webhook spec's receiver listens on 127.0.0.1, which the SSRF guard refuses by default.
+  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  PUBLIC_URL: baseURL,
+  LOG_LEVEL: "warn",
+  NEXT_TELEMETRY_DISABLED: "1",
+  BREAKER_STALE_SECONDS: "10",
+};
 
 export default defineConfig({
   testDir: "./e2e",
@@ -34,24 +49,28 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `node server.mjs -p ${port} -H 127.0.0.1`,
-    url: `${baseURL}/sign-in`,
-    reuseExistingServer: !harness.CI,
-    timeout: 60_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      DATABASE_URL: harness.TEST_DATABASE_URL,
-      REDIS_URL: harness.TEST_REDIS_URL,
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
-      SECRETS_ENCRYPTION_KEY: "e2e0000000000000000000000000000000000000000000000000000000000001",
-      // The webhook spec's receiver listens on 127.0.0.1, which the SSRF guard refuses by default.
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      PUBLIC_URL: baseURL,
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
-      BREAKER_STALE_SECONDS: "10",
+  // The production web server and the production worker bundle (turbo's test:e2e builds both), on
+  // one environment, so background work (usage rollups, sweeps, deliveries) happens as it does in
+  // production. The webhook spec's lab starts a second worker on the same queues; BullMQ hands
+  // each job to one of them.
+  webServer: [
+    {
+      command: `node server.mjs -p ${port} -H 127.0.0.1`,
+      url: `${baseURL}/sign-in`,
+      reuseExistingServer: !harness.CI,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: serverEnv,
     },
-  },
+    {
+      command: "node ../worker/dist/worker.mjs",
+      url: `http://127.0.0.1:${workerHealthPort}/healthz`,
+      reuseExistingServer: !harness.CI,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...serverEnv, WORKER_HEALTH_PORT: String(workerHealthPort), USAGE_ROLLUP_EVERY_MS: "3000" },
+    },
+  ],
 });

@@ -82,6 +82,13 @@ async function main(): Promise<void> {
     : wire
       ? { ws: wire, script: "start" }
       : undefined;
+  // SOLWYN_API_URL as printed below and shown by the dashboard's connect panel: the lean SDK API
+  // server when one runs, else the dashboard's own /api/v1 routes.
+  const sdkBase = env.SDK_PUBLIC_URL
+    ? config.SDK_PUBLIC_URL!.replace(/\/+$/, "")
+    : sdk
+      ? `http://localhost:${sdkPort}`
+      : publicUrl;
   const webReady = !!web?.scripts.build && !!web.scripts.start && hasNextApp(web.dir);
   const workerReady = !!worker?.scripts.start && existsSync(path.join(worker.dir, "src", "main.ts"));
   const workerBuilds = workerReady && !!worker.scripts.build;
@@ -115,6 +122,7 @@ async function main(): Promise<void> {
     WORKER_HEALTH_PORT: String(workerPort),
     HOST: config.HOST,
     PUBLIC_URL: publicUrl,
+    SDK_PUBLIC_URL: sdkBase,
     AUTH_SECRET: authSecret,
     SECRETS_ENCRYPTION_KEY: secretsKey,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -201,7 +209,6 @@ async function main(): Promise<void> {
   if (sdk && !shuttingDown) await waitFor(() => httpOk(`${local(sdkPort)}/health`), 60_000, 250);
   if (shuttingDown) return;
 
-  const sdkBase = sdk ? `http://localhost:${sdkPort}` : publicUrl;
   say("");
   say("Breakwater is running.");
   say("");

@@ -321,6 +321,7 @@ test("webhook pages: add, test, wire event, retry, replay, rotate, viewer", asyn
     await page.goto("/webhooks/events");
     await expect(page.getByRole("heading", { name: "circuit_breaker_opened" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "circuit_breaker_closed" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "budget_threshold_crossed" })).toBeVisible();
     await shoot(page, "webhooks-events");
   });
 });

@@ -15,6 +15,8 @@ import {
 import { type Job, Worker } from "bullmq";
 import { auditRetention } from "./jobs/audit-retention";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
+import { usageRetention } from "./jobs/usage-retention";
+import { usageRollup } from "./jobs/usage-rollup";
 import { webhookDeliver } from "./jobs/webhook-deliver";
 import { webhookOutboxSweep } from "./jobs/webhook-outbox-sweep";
 import { createWorkerMetrics, type WorkerMetrics } from "./metrics";
@@ -25,6 +27,8 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Proces
   "webhook-deliver": webhookDeliver,
   "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
   "breaker-stale-sweep": breakerStaleSweep,
+  "usage-rollup": (deps) => usageRollup(deps),
+  "usage-retention": (deps) => usageRetention(deps),
   "audit-retention": (deps) => auditRetention(deps),
 };
 

@@ -62,11 +62,11 @@ async function until(check: () => Promise<boolean>, ms: number) {
 
 describe("worker with the Svix backend", () => {
   it("registers event types at start", async () => {
-    await until(async () => svix.calls.filter((c) => c.path === "/api/v1/event-type").length >= 2, 5_000);
+    await until(async () => svix.calls.filter((c) => c.path === "/api/v1/event-type").length >= 3, 5_000);
     const names = svix.calls
       .filter((c) => c.path === "/api/v1/event-type")
       .map((c) => (c.body as { name: string }).name);
-    expect(names).toEqual(["circuit_breaker_opened", "circuit_breaker_closed"]);
+    expect(names).toEqual(["circuit_breaker_opened", "circuit_breaker_closed", "budget_threshold_crossed"]);
   });
 
   it("retries Svix 500 and 429 with BullMQ backoff until accepted, one idempotency key throughout", async () => {

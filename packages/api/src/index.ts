@@ -7,3 +7,4 @@ export { toTRPCError } from "./errors";
 export { authedProcedure, operatorProcedure, orgProcedure, publicProcedure, router } from "./init";
 export { type AppRouter, appRouter, createCaller } from "./root";
 export type { FleetLiveMessage } from "./routers/fleet";
+export type { UsageOverview } from "./routers/usage";

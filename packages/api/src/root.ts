@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
 import { auditRouter } from "./routers/audit";
+import { budgetRouter } from "./routers/budget";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
@@ -8,6 +9,8 @@ import { invitationRouter, memberRouter } from "./routers/member";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
+import { runRouter } from "./routers/run";
+import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard API: one router per entity, assembled here only. */
@@ -15,10 +18,13 @@ export const appRouter = router({
   me: meRouter,
   organization: organizationRouter,
   project: projectRouter,
+  budget: budgetRouter,
+  run: runRouter,
   lease: leaseRouter,
   apiKey: apiKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
+  usage: usageRouter,
   operator: operatorRouter,
   member: memberRouter,
   invitation: invitationRouter,

@@ -41,6 +41,11 @@ export const configSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: urlWithScheme(["http", "https"]).default("http://localhost:3000"),
+  /**
+   * Where SDKs reach the SDK API (the lean server on SDK_PORT, or a load balancer in front of it):
+   * the SOLWYN_API_URL the dashboard tells users to set. Unset: http://localhost:<SDK_PORT>.
+   */
+  SDK_PUBLIC_URL: urlWithScheme(["http", "https"]).optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /**
    * Encrypts secrets stored in Postgres (webhook signing secrets), AES-256-GCM. Required in
@@ -62,6 +67,10 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BREAKER_STALE_SECONDS: z.coerce.number().int().min(10).default(180),
+  /** How often the worker rolls newly received metadata events into the hourly usage rollups. */
+  USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
+  /** How often the worker deletes raw metadata events past each plan's retention_days. */
+  USAGE_RETENTION_EVERY_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** BullMQ key prefix; each queue's keys then share one Redis Cluster slot via a {queue} hash tag. */
   QUEUE_PREFIX: z
     .string()
@@ -146,6 +155,11 @@ export function loadConfigOrExit(): Config {
     }
     throw err;
   }
+}
+
+/** The SDK base URL users should set as SOLWYN_API_URL (no trailing slash). */
+export function sdkPublicUrl(config: Pick<Config, "SDK_PUBLIC_URL" | "SDK_PORT">): string {
+  return (config.SDK_PUBLIC_URL ?? `http://localhost:${config.SDK_PORT}`).replace(/\/+$/, "");
 }
 
 /** The secret used to sign sessions; a fixed development value outside production. */

@@ -12,6 +12,8 @@ describe("queue catalogue", () => {
     expect(JOB_NAMES.sort()).toEqual([
       "audit-retention",
       "breaker-stale-sweep",
+      "usage-retention",
+      "usage-rollup",
       "webhook-deliver",
       "webhook-outbox-sweep",
     ]);
@@ -25,6 +27,13 @@ describe("queue catalogue", () => {
     expect(JOBS["breaker-stale-sweep"].schedule(parseConfig({ BREAKER_STALE_SECONDS: "12" })).every).toBe(
       2_000,
     );
+  });
+
+  it("rolls usage up every USAGE_ROLLUP_EVERY_MS (15 s by default) and applies retention hourly", () => {
+    expect(JOBS["usage-rollup"].schedule(parseConfig({})).every).toBe(15_000);
+    expect(JOBS["usage-rollup"].schedule(parseConfig({ USAGE_ROLLUP_EVERY_MS: "3000" })).every).toBe(3_000);
+    expect(JOBS["usage-retention"].schedule(parseConfig({})).every).toBe(3_600_000);
+    expect(() => parseConfig({ USAGE_ROLLUP_EVERY_MS: "120000" })).toThrow();
   });
 
   it("rejects payloads with unknown keys or malformed ids", () => {

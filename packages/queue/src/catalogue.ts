@@ -61,6 +61,25 @@ export const JOBS = {
     }),
     concurrency: () => 1,
   }),
+  "usage-rollup": define({
+    name: "usage-rollup",
+    description:
+      "Rebuilds the hourly usage rollups of every hour that received metadata events since the watermark (late ones included), catching up in bounded chunks",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    // Each step works for at most ~10 s; the schedule keeps the current hour well within 60 s.
+    schedule: (config) => ({ every: config.USAGE_ROLLUP_EVERY_MS }),
+    concurrency: () => 1,
+  }),
+  "usage-retention": define({
+    name: "usage-retention",
+    description:
+      "Deletes raw metadata events older than each project's effective retention_days in bounded batches (rollups stay)",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    schedule: (config) => ({ every: config.USAGE_RETENTION_EVERY_MS }),
+    concurrency: () => 1,
+  }),
   "audit-retention": define({
     name: "audit-retention",
     description:

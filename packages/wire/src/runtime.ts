@@ -9,6 +9,7 @@ import {
   createEntitlementCache,
   createKeyUsageTracker,
   createLogger,
+  createThresholdWatcher,
   type EventPricing,
   type IngestEvent,
   InvalidationBus,
@@ -145,9 +146,11 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   }
   const pricing = budgetPricingFromCatalogue(holder);
   const budgetDeps: BudgetDeps = { db, config, log, redis, pricing, bus };
-  // Breaker transitions that fire are handed to the worker at once (jobId = event id); without
-  // this the outbox sweeper would still deliver them, but seconds later.
+  // Breaker transitions and threshold alerts that fire are handed to the worker at once (jobId =
+  // event id); without this the outbox sweeper would still deliver them, but seconds later.
   const jobs = createJobsClient(config);
+  // Thresholds are judged after spend is recorded, in the background: the check never pays for them.
+  const thresholds = createThresholdWatcher({ ...budgetDeps, jobs });
 
   // Keys outside the in-process set of live key hashes are refused without I/O (a flood of made-up
   // keys must not reach Postgres or evict real keys from the cache).
@@ -162,8 +165,10 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     log,
     knownTags,
     pricing: eventPricing(pricing, config.DEFAULT_OUTPUT_TOKEN_BOUND),
-    recordSpend: (projectId: string, items: Parameters<typeof recordIngestedSpend>[2]) =>
-      recordIngestedSpend(budgetDeps, projectId, items),
+    recordSpend: async (projectId: string, items: Parameters<typeof recordIngestedSpend>[2]) => {
+      await recordIngestedSpend(budgetDeps, projectId, items);
+      thresholds.touch(projectId);
+    },
   };
 
   const ctx: WireContext = {
@@ -180,6 +185,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     lease: { ...budgetDeps, catalogue: holder } satisfies LeaseDeps,
     ingest: ingestDeps,
     fleet: { db, config, log, redis, jobs },
+    thresholds,
   };
 
   return {
@@ -189,6 +195,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     log,
     async close() {
       auth.stop();
+      await within(thresholds.idle(), 1_000);
       await Promise.allSettled([usage.stop(), within(admission.stop(), 500)]);
       // Unsubscribing waits on a connection that may be down: bounded, then dropped.
       await within(unsubscribePrices?.().catch(() => undefined) ?? Promise.resolve(), 500);

@@ -16,6 +16,7 @@ import { EndpointForm } from "./endpoint-form";
 import {
   describeFilters,
   type EndpointSummary,
+  type EVENT_TYPES,
   endpointHealth,
   formatDateTime,
   type WebhookSettings,
@@ -135,7 +136,7 @@ export function EndpointsPanel({ canManage, planName }: { canManage: boolean; pl
                 url: v.url,
                 description: v.description,
                 projectId: v.projectId,
-                eventTypes: v.eventTypes as ("circuit_breaker_opened" | "circuit_breaker_closed")[],
+                eventTypes: v.eventTypes as (typeof EVENT_TYPES)[number][],
                 providers: v.providers,
               })
             }

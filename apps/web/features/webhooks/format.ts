@@ -9,7 +9,11 @@ export type WebhookSettings = Out["settings"];
 export type EventTypeInfo = Out["eventTypes"][number];
 export type Attempt = WebhookMessage["deliveries"][number]["attempts"][number];
 
-export const EVENT_TYPES = ["circuit_breaker_opened", "circuit_breaker_closed"] as const;
+export const EVENT_TYPES = [
+  "circuit_breaker_opened",
+  "circuit_breaker_closed",
+  "budget_threshold_crossed",
+] as const;
 
 /** The retry schedule after the first attempt, as the delivery code runs it (sums to ≈ 28 h). */
 export const RETRY_SCHEDULE_TEXT =

@@ -36,6 +36,7 @@ describe("webhooks and fleet procedures", () => {
     expect((await asA.webhooks.eventTypes()).map((e) => e.type)).toEqual([
       "circuit_breaker_opened",
       "circuit_breaker_closed",
+      "budget_threshold_crossed",
     ]);
 
     const project = await asA.project.create({ name: "svc", limits: { daily: 5 } });

@@ -49,6 +49,7 @@ async function viaPrisma(db: PrismaClient, projectId: string): Promise<ProjectBu
     runSpendCapNanos: project.runSpendCapUsd === null ? null : usdToNanos(project.runSpendCapUsd.toString()),
     tagRules,
     stoppedRuns: new Map(project.agentRuns.map((r) => [r.agentRunId, r.stopReason || DEFAULT_STOP_REASON])),
+    thresholds: [...new Set(project.alertThresholds)].sort((a, b) => a - b),
   };
 }
 

@@ -1,6 +1,8 @@
+import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { publishInvalidation } from "../api-keys/invalidate-api-key";
 import { INVALIDATION_CHANNEL, InvalidatingCache, InvalidationBus } from "../cache/invalidating-cache";
 import { notFound } from "../errors";
 import { usdToNanos } from "./money";
@@ -25,6 +27,8 @@ export interface ProjectBudgetRuntime {
   tagRules: TagRuleRuntime[];
   /** Stopped agent runs → stop reason (1..64 chars). */
   stoppedRuns: Map<string, string>;
+  /** Threshold alert percentages, ascending (evaluated when spend is recorded, never by a check). */
+  thresholds: number[];
 }
 
 /** Name of the invalidation channel entry for budget runtimes (key = project id). */
@@ -61,6 +65,7 @@ export function selectorMatches(
 // a JS Date of the timestamptz reads them).
 const RUNTIME_SQL = `
 SELECT p.id, p.organization_id, p.mode::text AS mode, p.run_spend_cap_usd::text AS run_cap,
+  array_to_json(p.alert_thresholds) AS thresholds,
   COALESCE((SELECT json_agg(json_build_object('period', l.period::text, 'limit', l.limit_usd::text))
               FROM budget_limits l WHERE l.project_id = p.id), '[]'::json) AS limits,
   COALESCE((SELECT json_agg(json_build_object('id', r.id, 'selector', r.selector, 'period', r.period::text,
@@ -77,6 +82,7 @@ interface RuntimeRow {
   organization_id: string;
   mode: "alert_only" | "hard_deny";
   run_cap: string | null;
+  thresholds: number[] | null;
   limits: { period: Period; limit: string }[];
   tag_rules: { id: string; selector: unknown; period: Period; limit: string; version: string }[];
   stopped: { id: string; reason: string | null }[];
@@ -111,6 +117,7 @@ export async function loadProjectBudgetRuntime(
     runSpendCapNanos: row.run_cap === null ? null : usdToNanos(row.run_cap),
     tagRules,
     stoppedRuns: new Map(row.stopped.map((r) => [r.id, r.reason || DEFAULT_STOP_REASON])),
+    thresholds: [...new Set(row.thresholds ?? [])].sort((a, b) => a - b),
   };
 }
 
@@ -147,12 +154,21 @@ export function budgetRuntimeCache(deps: {
 
 /**
  * Drops a project's cached budget runtime in this process and on every replica (through the bus,
- * or a direct publish on the invalidation channel), so the next check sees new limits, rules,
+ * or a direct publish on the invalidation channel — over the context's Redis, else a shared
+ * publisher to the configured Redis, as the dashboard has no budget client), so the next check sees new limits, rules,
  * modes and run stops. Call after any such write. Publishing is best effort: when Redis is down the
  * other replicas fall back to the cache's 60 s expiry (and their checks answer 503 meanwhile anyway).
  */
 export async function invalidateProjectBudget(
-  target: InvalidationBus | { db: PrismaClient; bus?: InvalidationBus; redis?: Redis; log?: Logger },
+  target:
+    | InvalidationBus
+    | {
+        db: PrismaClient;
+        bus?: InvalidationBus;
+        redis?: Redis;
+        log?: Logger;
+        config?: Pick<Config, "REDIS_URL">;
+      },
   projectId: string,
 ): Promise<void> {
   if (target instanceof InvalidationBus) {
@@ -164,6 +180,7 @@ export async function invalidateProjectBudget(
     if (target.bus) await target.bus.publish(BUDGET_RUNTIME_CACHE, projectId);
     else if (target.redis)
       await target.redis.publish(INVALIDATION_CHANNEL, `${BUDGET_RUNTIME_CACHE}\n${projectId}`);
+    else await publishInvalidation(target, BUDGET_RUNTIME_CACHE, projectId);
   } catch (err) {
     target.log?.warn({ err, projectId }, "budget runtime invalidation not published");
   }

@@ -1,8 +1,13 @@
 import { z } from "zod";
+import { BUDGET_THRESHOLD_SAMPLE, type BudgetThresholdEvent, budgetThresholdEvent } from "./budget-events";
 
-/** The breaker event types Breakwater sends (budget_threshold_crossed comes later). */
+/** The breaker event types Breakwater sends. */
 export const BREAKER_EVENT_TYPES = ["circuit_breaker_opened", "circuit_breaker_closed"] as const;
 export type BreakerEventType = (typeof BREAKER_EVENT_TYPES)[number];
+
+/** Every webhook event type: the breaker pair and budget threshold alerts. */
+export const WEBHOOK_EVENT_TYPES = [...BREAKER_EVENT_TYPES, "budget_threshold_crossed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 const circuitState = z.enum(["closed", "open", "half_open"]);
 const instant = z.iso.datetime({ offset: false }).describe("RFC 3339 UTC timestamp");
@@ -70,6 +75,15 @@ export function parseBreakerEvent(payload: unknown): BreakerEventPayload {
   return z.discriminatedUnion("type", [breakerOpenedEvent, breakerClosedEvent]).parse(payload);
 }
 
+export type WebhookEventPayload = BreakerEventPayload | BudgetThresholdEvent;
+
+/** Validates any webhook payload against its type's schema (restores the documented key order). */
+export function parseWebhookEvent(payload: unknown): WebhookEventPayload {
+  return z
+    .discriminatedUnion("type", [breakerOpenedEvent, breakerClosedEvent, budgetThresholdEvent])
+    .parse(payload);
+}
+
 const SAMPLE_BASE = {
   event_id: "evt_019ad6a3b2c4e1f0a9b8c7d6",
   episode_id: "ep_019ad6a3b2c4a1b2c3d4e5f6",
@@ -128,12 +142,18 @@ function publishedSchema(schema: z.ZodType, title: string, description: string):
 }
 
 export interface EventTypeInfo {
-  type: BreakerEventType;
+  type: WebhookEventType;
   description: string;
   /** JSON Schema (draft 2020-12) of the whole payload. */
   schema: Record<string, unknown>;
-  sample: BreakerEventPayload;
+  sample: WebhookEventPayload;
 }
+
+/** One realistic payload per webhook event type. */
+export const WEBHOOK_EVENT_SAMPLES: { [T in WebhookEventType]: Extract<WebhookEventPayload, { type: T }> } = {
+  ...BREAKER_EVENT_SAMPLES,
+  budget_threshold_crossed: BUDGET_THRESHOLD_SAMPLE,
+};
 
 /** The event catalogue as served to the dashboard, the docs and registered with Svix. */
 export const EVENT_CATALOGUE: EventTypeInfo[] = [
@@ -150,6 +170,17 @@ export const EVENT_CATALOGUE: EventTypeInfo[] = [
       "The episode ended: the breaker closed again (resolution recovered) or the instance stopped reporting while open (instance_expired). Exactly one follows every circuit_breaker_opened.",
     schema: publishedSchema(breakerClosedEvent, "circuit_breaker_closed", "A breaker episode closed"),
     sample: BREAKER_EVENT_SAMPLES.circuit_breaker_closed,
+  },
+  {
+    type: "budget_threshold_crossed",
+    description:
+      "A project's spend in a daily, weekly or monthly window reached one of its alert thresholds (e.g. 80 % of the limit). Sent once per threshold per window, when the organization's plan includes budget webhooks.",
+    schema: publishedSchema(
+      budgetThresholdEvent,
+      "budget_threshold_crossed",
+      "A budget threshold was crossed",
+    ),
+    sample: BUDGET_THRESHOLD_SAMPLE,
   },
 ];
 

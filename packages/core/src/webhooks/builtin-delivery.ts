@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { WebhookEndpoint } from "@breakwater/db";
 import type { Deps } from "../context";
-import { parseBreakerEvent } from "../events/breaker-events";
+import { parseWebhookEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { AddressRefusedError, type Resolve, type WebhookAgents, webhookAgents } from "./address-guard";
 import type { EndpointLanes } from "./endpoint-lanes";
@@ -53,12 +53,12 @@ export interface DeliveryEvent {
 }
 
 /**
- * The exact bytes sent. Postgres jsonb does not keep key order, so breaker payloads are re-parsed
+ * The exact bytes sent. Postgres jsonb does not keep key order, so known payloads are re-parsed
  * through their schema, which restores the documented order (type, timestamp, data…).
  */
 export function webhookBody(payload: unknown): string {
   try {
-    return JSON.stringify(parseBreakerEvent(payload));
+    return JSON.stringify(parseWebhookEvent(payload));
   } catch {
     return JSON.stringify(payload);
   }

@@ -1,14 +1,14 @@
 import type { Tx } from "@breakwater/db";
 import type { Deps } from "../context";
-import type { BreakerEventPayload } from "../events/breaker-events";
+import type { WebhookEventPayload } from "../events/breaker-events";
 
 export interface NewWebhookEvent {
   id: string;
   organizationId: string;
   projectId: string;
   episodeId: string | null;
-  payload: BreakerEventPayload;
-  /** The entitlement decision at transition time; undeliverable events are kept for the log only. */
+  payload: WebhookEventPayload;
+  /** The entitlement decision when the event fired; undeliverable events are kept for the log only. */
   deliverable: boolean;
   isTest?: boolean;
   now: Date;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import {
-  BREAKER_EVENT_SAMPLES,
-  BREAKER_EVENT_TYPES,
-  type BreakerEventPayload,
+  WEBHOOK_EVENT_SAMPLES,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventPayload,
 } from "../events/breaker-events";
 import { newId } from "../ids";
 import { type AttemptResult, attemptDelivery } from "./builtin-delivery";
@@ -14,7 +14,7 @@ import { findTenantEndpoint, requireTenant } from "./webhook-endpoint-dto";
 export const sendTestWebhookInput = z.object({
   organizationId: z.string().min(1),
   endpointId: z.string().min(1),
-  eventType: z.enum(BREAKER_EVENT_TYPES).default("circuit_breaker_opened"),
+  eventType: z.enum(WEBHOOK_EVENT_TYPES).default("circuit_breaker_opened"),
 });
 
 /**
@@ -30,7 +30,7 @@ export async function sendTestWebhook(
   requireTenant(ctx, input.organizationId, "admin");
   if (usesSvix(ctx.config)) return svixSendTest(ctx, input.organizationId, input.endpointId, input.eventType);
   const endpoint = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
-  const sample = BREAKER_EVENT_SAMPLES[input.eventType];
+  const sample = WEBHOOK_EVENT_SAMPLES[input.eventType];
   const now = new Date();
   const eventId = newId("evt");
   const project = endpoint.projectId
@@ -46,7 +46,7 @@ export async function sendTestWebhook(
       project_name: project?.name ?? sample.data.project_name,
       dashboard_url: `${ctx.config.PUBLIC_URL.replace(/\/+$/, "")}/webhooks`,
     },
-  } as BreakerEventPayload;
+  } as WebhookEventPayload;
   const deliveryId = newId("dlv");
   await ctx.db.$transaction(async (tx) => {
     await tx.webhookEvent.create({

@@ -42,8 +42,10 @@ describe("Svix backend", () => {
     expect(creates.map((c) => (c.body as { name: string }).name)).toEqual([
       "circuit_breaker_opened",
       "circuit_breaker_closed",
+      "budget_threshold_crossed",
       "circuit_breaker_opened",
       "circuit_breaker_closed",
+      "budget_threshold_crossed",
     ]);
     expect(
       (creates[0]?.body as { schemas?: Record<string, { title: string }> } | undefined)?.schemas?.["1"]
@@ -53,6 +55,7 @@ describe("Svix backend", () => {
     expect(updates.map((c) => c.path)).toEqual([
       "/api/v1/event-type/circuit_breaker_opened",
       "/api/v1/event-type/circuit_breaker_closed",
+      "/api/v1/event-type/budget_threshold_crossed",
     ]);
   });
 

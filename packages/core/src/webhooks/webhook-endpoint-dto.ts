@@ -3,7 +3,7 @@ import type { WebhookEndpoint } from "@breakwater/db";
 import { z } from "zod";
 import { type Ctx, type Role, requireRole } from "../context";
 import { notFound } from "../errors";
-import { BREAKER_EVENT_TYPES } from "../events/breaker-events";
+import { WEBHOOK_EVENT_TYPES } from "../events/breaker-events";
 import { isDeliverableUrl } from "./builtin-delivery";
 import { openEndpointSecret } from "./endpoint-secrets";
 
@@ -51,8 +51,8 @@ export const endpointUrl = z
   .max(2048, "URL is too long")
   .refine(isDeliverableUrl, { message: "Only http:// and https:// URLs can receive webhooks" });
 export const endpointEventTypes = z
-  .array(z.enum(BREAKER_EVENT_TYPES))
-  .max(BREAKER_EVENT_TYPES.length)
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .max(WEBHOOK_EVENT_TYPES.length)
   .transform((a) => [...new Set(a)]);
 export const endpointProviders = z
   .array(z.string().regex(/^[a-z0-9_]{1,64}$/, "Provider names are lowercase, like openai or azure_openai"))

@@ -21,5 +21,6 @@ export const confirm: Handler = async (ctx, req) => {
     providerRegion: input.provider_region ?? null,
     isProviderFallback: input.is_provider_fallback,
   });
+  ctx.thresholds?.touch(key.projectId);
   return noContent();
 };

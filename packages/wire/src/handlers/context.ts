@@ -9,6 +9,7 @@ import type {
   KeyUsageTracker,
   LeaseDeps,
   PriceCatalogueHolder,
+  ThresholdWatcher,
 } from "@breakwater/core";
 import type { PrismaClient } from "@breakwater/db";
 import type { Redis } from "ioredis";
@@ -35,6 +36,8 @@ export interface WireContext {
   ingest: IngestDeps;
   /** Breaker reports write webhook events and hand them to the worker. */
   fleet: Deps;
+  /** Evaluates budget threshold alerts after confirms and ingests (absent: none are evaluated). */
+  thresholds?: ThresholdWatcher;
 }
 
 /** What the handlers need of a project's entitlements. */

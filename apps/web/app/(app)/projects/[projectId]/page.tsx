@@ -1,15 +1,13 @@
+import { sdkPublicUrl } from "@breakwater/config";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
-import { CopyButton } from "@/components/ui/copy-button";
-import { ArrowLeftIcon } from "@/components/ui/icons";
-import { Card, CardHeader, PageHeader } from "@/components/ui/page";
+import { ButtonLink } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/page";
 import { ProjectEntitlements } from "@/features/operator/project-entitlements";
 import { ActiveLeases } from "@/features/projects/active-leases";
 import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
 import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
-import { ModeBadge } from "@/features/projects/mode-badge";
 import { getRuntime } from "@/lib/server/runtime";
 import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
 
@@ -42,35 +40,20 @@ export default async function ProjectPage({ params }: Props) {
   void getQueryClient().prefetchQuery(trpc.apiKey.list.queryOptions({ projectId: project.id }));
   void getQueryClient().prefetchQuery(trpc.lease.listActive.queryOptions({ projectId: project.id }));
   void getQueryClient().prefetchQuery(trpc.project.entitlements.queryOptions({ projectId: project.id }));
-  const sdkBaseUrl = getRuntime().config.PUBLIC_URL.replace(/\/+$/, "");
+  const sdkBaseUrl = sdkPublicUrl(getRuntime().config);
 
   return (
     <div className="space-y-6">
-      <PageHeader
-        eyebrow={
-          <Link
-            href="/projects"
-            className="inline-flex items-center gap-1 text-xs text-zinc-500 hover:text-zinc-800"
-          >
-            <ArrowLeftIcon size={13} /> Projects
-          </Link>
-        }
-        title={
-          <span className="flex items-center gap-2.5">
-            {project.name}
-            <ModeBadge mode={project.mode} />
-          </span>
-        }
-        description={
-          <span className="inline-flex items-center gap-2">
-            <span className="font-mono text-[12px] text-zinc-500">{project.id}</span>
-            <CopyButton value={project.id} label="Copy ID" className="h-6" />
-          </span>
-        }
-      />
-
       <Card>
-        <CardHeader title="Budget" description={MODE_HELP[project.mode]} />
+        <CardHeader
+          title="Budget"
+          description={MODE_HELP[project.mode]}
+          actions={
+            <ButtonLink href={`/projects/${project.id}/settings`} variant="secondary" size="sm">
+              Edit budget
+            </ButtonLink>
+          }
+        />
         <dl className="grid divide-zinc-100 sm:grid-cols-4 sm:divide-x">
           {(["daily", "weekly", "monthly"] as const).map((period) => (
             <div key={period} className="px-5 py-4">
