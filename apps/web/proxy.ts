@@ -25,5 +25,7 @@ export const config = {
     "/webhooks/:path*",
     "/plans/:path*",
     "/settings/:path*",
+    "/members/:path*",
+    "/audit/:path*",
   ],
 };

@@ -13,6 +13,7 @@ import {
   queuePrefix,
 } from "@breakwater/queue";
 import { type Job, Worker } from "bullmq";
+import { auditRetention } from "./jobs/audit-retention";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
 import { priceReprice } from "./jobs/price-reprice";
 import { usageRetention } from "./jobs/usage-retention";
@@ -30,6 +31,7 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Proces
   "price-reprice": (deps) => priceReprice(deps),
   "usage-rollup": (deps) => usageRollup(deps),
   "usage-retention": (deps) => usageRetention(deps),
+  "audit-retention": (deps) => auditRetention(deps),
 };
 
 export interface WorkerOptions {

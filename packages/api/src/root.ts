@@ -1,9 +1,11 @@
 import { createCallerFactory, router } from "./init";
 import { apiKeyRouter } from "./routers/api-key";
+import { auditRouter } from "./routers/audit";
 import { budgetRouter } from "./routers/budget";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
 import { meRouter } from "./routers/me";
+import { invitationRouter, memberRouter } from "./routers/member";
 import { operatorRouter } from "./routers/operator";
 import { organizationRouter } from "./routers/organization";
 import { projectRouter } from "./routers/project";
@@ -26,6 +28,9 @@ export const appRouter = router({
   usage: usageRouter,
   operator: operatorRouter,
   setup: setupRouter,
+  member: memberRouter,
+  invitation: invitationRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -93,6 +93,21 @@ export const JOBS = {
     schedule: (config) => ({ every: config.USAGE_RETENTION_EVERY_MS }),
     concurrency: () => 1,
   }),
+  "audit-retention": define({
+    name: "audit-retention",
+    description:
+      "Deletes audit events older than each organization's effective audit_log_days, in bounded batches",
+    payload: z.object({}).strict(),
+    options: {
+      attempts: 3,
+      backoff: { type: "exponential", delay: 60_000 },
+      removeOnComplete: { count: 100 },
+      removeOnFail: { count: 500 },
+    },
+    // Retention is counted in days: hourly keeps every log within an hour of its window.
+    schedule: () => ({ every: 3_600_000 }),
+    concurrency: () => 1,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

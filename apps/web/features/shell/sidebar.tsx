@@ -5,9 +5,11 @@ import { usePathname } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import {
+  AuditIcon,
   BuildingIcon,
   FleetIcon,
   LogOutIcon,
+  MembersIcon,
   MenuIcon,
   OperatorsIcon,
   PlansIcon,
@@ -27,6 +29,8 @@ const NAV: { href: string; label: string; icon: ReactNode; operatorOnly?: boolea
   { href: "/projects", label: "Projects", icon: <ProjectsIcon /> },
   { href: "/usage", label: "Usage", icon: <UsageIcon /> },
   { href: "/webhooks", label: "Webhooks", icon: <WebhooksIcon /> },
+  { href: "/members", label: "Members", icon: <MembersIcon /> },
+  { href: "/audit", label: "Audit log", icon: <AuditIcon /> },
   { href: "/plans", label: "Plans", icon: <PlansIcon />, operatorOnly: true },
   { href: "/plans/organizations", label: "Organizations", icon: <BuildingIcon />, operatorOnly: true },
   { href: "/plans/prices", label: "Prices", icon: <PricesIcon />, operatorOnly: true },

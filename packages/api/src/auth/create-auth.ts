@@ -1,7 +1,8 @@
 import { authSecret, type Config } from "@breakwater/config";
-import { type Deps, FixedWindowLimiter, type IdPrefix, newId } from "@breakwater/core";
+import { type Deps, FixedWindowLimiter, hasPendingInvitation, type IdPrefix, newId } from "@breakwater/core";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { organization } from "better-auth/plugins";
 import { ac, roles } from "./access";
 import { AUTH_RATE_LIMIT } from "./auth-handler";
@@ -46,6 +47,14 @@ export function createAuthLimiter(
   return new FixedWindowLimiter(redis, { prefix, log: deps.log.child({ module: "auth-rate-limit" }) });
 }
 
+/** Every HTTP path of the organization plugin (create, invite-member, accept-invitation, …). */
+export function organizationHttpPaths(plugin: { endpoints: Record<string, unknown> }): string[] {
+  return Object.values(plugin.endpoints)
+    .map((e) => (e as { path?: unknown }).path)
+    .filter((p): p is string => typeof p === "string")
+    .sort();
+}
+
 /**
  * The dashboard's better-auth instance: email + password, sessions in Postgres through Prisma,
  * organizations with owner/admin/member/viewer. Signing up never makes anyone the operator: the
@@ -54,6 +63,13 @@ export function createAuthLimiter(
  */
 export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = {}) {
   const { config } = deps;
+  const organizations = organization({
+    ac,
+    roles,
+    creatorRole: "owner",
+    allowUserToCreateOrganization: false,
+    invitationExpiresIn: 60 * 60 * 24 * 7,
+  });
   const limiter = opts.limiter ?? createAuthLimiter(deps);
   const log = deps.log.child({ module: "auth" });
   return betterAuth({
@@ -65,7 +81,8 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
     database: prismaAdapter(deps.db, { provider: "postgresql" }),
     emailAndPassword: {
       enabled: true,
-      disableSignUp: !config.ALLOW_SIGNUP,
+      // With ALLOW_SIGNUP off, sign-up stays open to invited addresses only (hooks.before below).
+      disableSignUp: false,
       minPasswordLength: 8,
       maxPasswordLength: 128,
       autoSignIn: true,
@@ -104,6 +121,17 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
         "/sign-up/email": AUTH_RATE_LIMIT.credentials,
       },
     },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email" || config.ALLOW_SIGNUP) return;
+        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (typeof email === "string" && (await hasPendingInvitation(deps, email))) return;
+        throw new APIError("BAD_REQUEST", {
+          code: "EMAIL_PASSWORD_SIGN_UP_DISABLED",
+          message: "Sign-up is by invitation only on this installation",
+        });
+      }),
+    },
     telemetry: { enabled: false },
     logger: {
       level: config.LOG_LEVEL === "debug" || config.LOG_LEVEL === "trace" ? "debug" : "warn",
@@ -119,15 +147,11 @@ export function createAuth(deps: Deps, opts: { limiter?: FixedWindowLimiter } = 
         fn.call(log, args.length ? { args: args.map(String) } : {}, message);
       },
     },
-    plugins: [
-      organization({
-        ac,
-        roles,
-        creatorRole: "owner",
-        allowUserToCreateOrganization: false,
-        invitationExpiresIn: 60 * 60 * 48,
-      }),
-    ],
+    // Organizations, members and invitations change only through Breakwater's own procedures,
+    // which enforce the owner rules and write the audit row; so none of the plugin's endpoints
+    // answer over HTTP (404). Server code keeps calling them through auth.api (set-active).
+    disabledPaths: organizationHttpPaths(organizations),
+    plugins: [organizations],
   });
 }
 

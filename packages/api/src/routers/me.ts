@@ -19,6 +19,8 @@ export const meRouter = router({
         manageKeys: at("admin"),
         manageRules: at("member"),
         manageBilling: at("owner"),
+        manageMembers: at("admin"),
+        readAudit: at("admin"),
       },
     };
   }),

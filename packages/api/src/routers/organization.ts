@@ -6,7 +6,7 @@ import type { TrpcContext } from "../context";
 import { authedProcedure, router } from "../init";
 
 /** Points the session at an organization through better-auth (which checks membership). */
-async function setActive(ctx: TrpcContext, organizationId: string) {
+export async function setActive(ctx: TrpcContext, organizationId: string) {
   try {
     await ctx.auth.api.setActiveOrganization({ headers: ctx.headers, body: { organizationId } });
   } catch (err) {

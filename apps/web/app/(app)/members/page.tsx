@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/page";
+import { InviteDialog } from "@/features/members/invite-dialog";
+import { MembersPanel } from "@/features/members/members-panel";
+import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+
+export const metadata: Metadata = { title: "Members" };
+
+export default async function MembersPage() {
+  const viewer = (await getViewer())!;
+  const canManage = viewer.can.manageMembers;
+  const isOwner = viewer.user.isOperator || viewer.role === "owner";
+  void getQueryClient().prefetchQuery(trpc.member.list.queryOptions());
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Members"
+        description={`People in ${viewer.organization?.name ?? "this organization"} and their roles: viewers read, members manage budgets and rules, admins manage keys, webhooks and members, owners everything.`}
+        actions={canManage ? <InviteDialog canInviteOwners={isOwner} /> : null}
+      />
+      <HydrateClient>
+        <MembersPanel canManage={canManage} isOwner={isOwner} userId={viewer.user.id} />
+      </HydrateClient>
+    </div>
+  );
+}
