@@ -24,15 +24,21 @@ import { createWorkerMetrics, type WorkerMetrics } from "./metrics";
 
 type Processor = (job: Job, token?: string) => Promise<unknown>;
 
-const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics) => Processor> = {
-  "webhook-deliver": webhookDeliver,
-  "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
-  "breaker-stale-sweep": breakerStaleSweep,
-  "price-reprice": (deps) => priceReprice(deps),
-  "usage-rollup": (deps) => usageRollup(deps),
-  "usage-retention": (deps) => usageRetention(deps),
-  "audit-retention": (deps) => auditRetention(deps),
-};
+/**
+ * `stopping` is aborted when the worker starts to shut down: the long sweeps (rollup catch-up,
+ * retention) stop between their bounded steps, so a SIGTERM is not held by a job that the next
+ * scheduled run would continue anyway.
+ */
+const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics, stopping: AbortSignal) => Processor> =
+  {
+    "webhook-deliver": webhookDeliver,
+    "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
+    "breaker-stale-sweep": breakerStaleSweep,
+    "price-reprice": (deps) => priceReprice(deps),
+    "usage-rollup": (deps, _m, stopping) => usageRollup(deps, stopping),
+    "usage-retention": (deps, _m, stopping) => usageRetention(deps, stopping),
+    "audit-retention": (deps, _m, stopping) => auditRetention(deps, stopping),
+  };
 
 export interface WorkerOptions {
   /** Seconds an idle worker blocks waiting for a job (BullMQ drainDelay). */
@@ -119,8 +125,9 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
   });
   if (connection.status === "ready") await registerSchedulers();
 
+  const stopping = new AbortController();
   const workers = JOB_NAMES.map((name) => {
-    const w = new Worker(name, processors[name](deps, metrics), {
+    const w = new Worker(name, processors[name](deps, metrics, stopping.signal), {
       connection,
       prefix: queuePrefix(config, name),
       concurrency: JOBS[name].concurrency(config),
@@ -219,6 +226,7 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
       const grace = opts.shutdownGraceMs ?? 10_000;
       log.info({ graceMs: grace }, "worker stopping: no new jobs, waiting for active ones");
       let clean = true;
+      stopping.abort();
       try {
         // close() stops fetching at once and resolves when active jobs have finished.
         await withTimeout(Promise.all(workers.map((w) => w.close())), grace, "waiting for active jobs");

@@ -3,9 +3,9 @@ import { parsePayload } from "@breakwater/queue";
 import type { Job } from "bullmq";
 
 /** Keeps each organization's audit log to its plan's audit_log_days. */
-export function auditRetention(deps: Deps) {
+export function auditRetention(deps: Deps, stopping?: AbortSignal) {
   return async (job: Job) => {
     parsePayload("audit-retention", job.data);
-    return applyAuditRetention(deps);
+    return applyAuditRetention(deps, { signal: stopping });
   };
 }

@@ -137,6 +137,14 @@ describe("audit log", () => {
       data: { createdAt: new Date(now.getTime() - 900 * DAY) },
     });
 
+    // A stopping worker starts no organization; the next run does the work.
+    expect(
+      await applyAuditRetention(deps, {
+        now,
+        organizationIds: [orgFree.id, orgTeam.id],
+        signal: AbortSignal.abort(),
+      }),
+    ).toEqual({ organizations: 0, deleted: 0 });
     const run = await applyAuditRetention(deps, {
       now,
       batchSize: 2,

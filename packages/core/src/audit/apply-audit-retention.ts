@@ -16,7 +16,13 @@ export interface AuditRetentionResult {
  */
 export async function applyAuditRetention(
   deps: Pick<Deps, "db" | "log">,
-  opts: { now?: Date; batchSize?: number; organizationIds?: string[] } = {},
+  opts: {
+    now?: Date;
+    batchSize?: number;
+    organizationIds?: string[];
+    /** Aborted when the worker is stopping: no new organization is started (the next run resumes). */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<AuditRetentionResult> {
   const now = opts.now ?? new Date();
   const batchSize = opts.batchSize ?? 5_000;
@@ -34,9 +40,10 @@ export async function applyAuditRetention(
           orderBy: { id: "asc" },
           take: 500,
         });
-    if (orgs.length === 0) break;
+    if (orgs.length === 0 || opts.signal?.aborted) break;
     afterId = orgs[orgs.length - 1]!.id;
     for (const { id } of orgs) {
+      if (opts.signal?.aborted) break;
       organizations++;
       const ent = await resolveEntitlements(deps.db, id, undefined, now);
       const cutoff = new Date(now.getTime() - Number(ent.values.audit_log_days) * DAY_MS);

@@ -13,6 +13,8 @@ export interface ApplyUsageRetentionOptions {
   maxBatches?: number;
   /** Only these projects (default: every project). */
   projectIds?: string[];
+  /** Aborted when the worker is stopping: no new project is started. */
+  signal?: AbortSignal;
 }
 
 export interface ApplyUsageRetentionResult {
@@ -80,7 +82,8 @@ export async function applyUsageRetention(
 
   for (const [projectId, retentionDays] of [...days].sort(([a], [b]) => a.localeCompare(b))) {
     if (retentionDays === null || retentionDays < 0) continue;
-    if (budget <= 0) {
+    // A stopping worker starts no new project; the next scheduled run picks up from here.
+    if (budget <= 0 || opts.signal?.aborted) {
       result.more = true;
       break;
     }

@@ -16,6 +16,8 @@ export interface RollUpUsageOptions {
   chunkEvents?: number;
   /** Stop starting new chunks after this long (the next scheduled step continues). */
   timeBudgetMs?: number;
+  /** Aborted when the worker is stopping: no new chunk starts (the next step continues). */
+  signal?: AbortSignal;
 }
 
 export interface RollUpUsageResult {
@@ -113,6 +115,7 @@ export async function rollUpUsage(
     receivedBefore: null,
   };
   for (;;) {
+    if (opts.signal?.aborted) return result;
     const chunk = await db.$transaction((tx) => stepChunk(tx, chunkEvents), REBUILD_TX_OPTIONS);
     if (!chunk.locked) return result;
     result.ran = true;

@@ -311,6 +311,32 @@ describe("usage rollups", () => {
     expect((await overview(t, day(new Date(now.getTime() - 2 * DAY)), day(now))).totals.calls).toBe(600);
   });
 
+  it("a stopping worker starts no new chunk or retention project; the next run does the work", async () => {
+    const t = await tenant("free"); // 7 days
+    const now = new Date();
+    const old = new Date(hourOf(now).getTime() - 10 * DAY);
+    await ingest(t, mixedEvents(200, new Date(now.getTime() - 2 * HOUR), HOUR, 31));
+    const range = [day(new Date(now.getTime() - 2 * HOUR)), day(now)] as const;
+
+    const stopped = await rollUpUsage(db, { signal: AbortSignal.abort() });
+    expect(stopped).toMatchObject({ ran: false, chunks: 0 });
+    expect((await overview(t, ...range)).totals.calls).toBe(0);
+    const step = await rollUpUsage(db);
+    expect(step.ran).toBe(true);
+    expect((await overview(t, ...range)).totals.calls).toBe(200);
+
+    await ingest(t, mixedEvents(50, old, HOUR, 32));
+    await rollUpUsage(db);
+    await receivedLongAgo(t.projectId);
+    const halted = await applyUsageRetention(db, {
+      projectIds: [t.projectId],
+      now,
+      signal: AbortSignal.abort(),
+    });
+    expect(halted).toMatchObject({ deleted: 0, more: true, floorsRaised: 0 });
+    expect((await applyUsageRetention(db, { projectIds: [t.projectId], now })).deleted).toBe(50);
+  });
+
   it("never rebuilds an hour whose raw events retention may have deleted", async () => {
     const t = await tenant("free"); // 7 days
     const now = new Date();
