@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createOrganization, createProject, getUsageOverview } from "@breakwater/core";
+import { createOrganization, createProject, getUsageOverview, newId } from "@breakwater/core";
 import { startPrivateRedis } from "@breakwater/queue/testing";
 import { describe, expect, it } from "vitest";
 import { harnessConfig, producerDeps, spawnWorker, sysCtx } from "./worker-harness";
@@ -29,7 +29,9 @@ describe("usage jobs in the worker", () => {
     });
     try {
       const sys = sysCtx(deps);
-      const org = await createOrganization(sys, { name: `Usage jobs ${Date.now()}`, planSlug: "free" }); // 7 days
+      // Team keeps 90 days, so retention (every 2 s here) cannot overtake the late event below
+      // before the scheduler has rolled it up; a 7-day override later makes it expire.
+      const org = await createOrganization(sys, { name: `Usage jobs ${Date.now()}`, planSlug: "team" });
       const project = await createProject(sys, { organizationId: org.id, name: "svc" });
       const now = Date.now();
       const event = (ts: number, i: number) => ({
@@ -68,7 +70,17 @@ describe("usage jobs in the worker", () => {
         20_000,
       );
 
-      // Rolled up long ago, as far as retention can tell: the ten-day-old raw events go, rollups stay.
+      // Rolled up long ago, as far as retention can tell, and the organization now keeps 7 days:
+      // the ten-day-old raw events go, rollups stay.
+      await deps.db.entitlementOverride.create({
+        data: {
+          id: newId("ovr"),
+          organizationId: org.id,
+          featureKey: "retention_days",
+          value: 7,
+          reason: "usage-jobs test: shorter retention",
+        },
+      });
       await deps.db.$executeRaw`UPDATE metadata_events SET received_at = received_at - interval '5 minutes'
         WHERE project_id = ${project.id}`;
       await waitFor(
