@@ -23,7 +23,9 @@ const nextConfig: NextConfig = {
   ],
   poweredByHeader: false,
   reactStrictMode: true,
-  typescript: { tsconfigPath: "tsconfig.json" },
+  // `npm test` type-checks this app in its own task (tsc --noEmit); the build repeating it cost
+  // 20 s of the test run on 2 cores, so the build skips it.
+  typescript: { tsconfigPath: "tsconfig.json", ignoreBuildErrors: true },
 };
 
 export default nextConfig;
