@@ -57,7 +57,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" });
+  // No keep-alive: the spec's request context would otherwise reuse a socket that this server
+  // is closing after 5 idle seconds, and the next control call fails with ECONNRESET.
+  res.writeHead(status, { "content-type": "application/json", connection: "close" });
   res.end(JSON.stringify(body));
 }
 
