@@ -21,7 +21,8 @@ ALTER INDEX "metadata_events_unpriced_idx" RENAME TO "metadata_events_unpartitio
 ALTER SEQUENCE "metadata_events_id_seq" OWNED BY NONE;
 ALTER TABLE "metadata_events_unpartitioned" ALTER COLUMN "id" DROP DEFAULT;
 
--- 2. The partitioned table (same columns; the primary key and the unique keys gain "timestamp").
+-- 2. The partitioned table (same columns; the primary key and the unique keys gain "timestamp",
+--    and the primary key also "project_id", the column Citus would distribute the table by).
 CREATE TABLE "metadata_events" (
     "id" BIGINT NOT NULL DEFAULT nextval('metadata_events_id_seq'),
     "project_id" TEXT NOT NULL,
@@ -64,7 +65,7 @@ CREATE TABLE "metadata_events" (
     "priced" BOOLEAN NOT NULL,
     "received_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "metadata_events_pkey" PRIMARY KEY ("id", "timestamp")
+    CONSTRAINT "metadata_events_pkey" PRIMARY KEY ("id", "timestamp", "project_id")
 ) PARTITION BY RANGE ("timestamp");
 ALTER SEQUENCE "metadata_events_id_seq" OWNED BY "metadata_events"."id";
 
