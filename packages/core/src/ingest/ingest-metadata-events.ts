@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
 import type { Logger } from "pino";
 import { nanosToDecimalString } from "../budgets/money";
-import { tagsProblem } from "../validation/text-rules";
+import { copyTags, tagsProblem } from "../validation/text-rules";
 import { admitTagSets, type KnownTagValues } from "./tag-policy";
 
 /** A timestamp at µs precision (parsed by the transport; see packages/wire). */
@@ -186,9 +186,10 @@ export async function ingestMetadataEvents(
       byCall.add(callKey);
       byLegacy.add(legacyKey);
       fresh.push(i);
+      // A null-prototype copy: a `constructor` or `__proto__` tag is an ordinary key.
       tagSets.push(
         e.tags != null && Object.keys(e.tags as object).length > 0
-          ? (e.tags as Record<string, string>)
+          ? copyTags(e.tags as Record<string, string>)
           : null,
       );
     }
@@ -231,7 +232,7 @@ export async function ingestMetadataEvents(
           timestamp: e.timestamp.date,
           costNanos: cost[k] ?? null,
           agentRunId: runIdOf(e),
-          tags: (e.tags as Record<string, string> | null | undefined) ?? null,
+          tags: e.tags != null ? copyTags(e.tags as Record<string, string>) : null,
           status: e.status,
         });
       } else {
