@@ -140,6 +140,28 @@ async function raiseHorizon(tx: Tx, to: Date): Promise<void> {
 }
 
 /**
+ * Makes sure every UTC day from `from` through `to` has its partition (rows of those days already
+ * in DEFAULT move in); for loading history in bulk (a benchmark, an import) without filling DEFAULT.
+ * Returns the partitions created.
+ */
+export async function ensureEventPartitions(
+  db: PrismaClient,
+  from: Date,
+  to: Date,
+  opts: { lockTimeoutMs?: number } = {},
+): Promise<string[]> {
+  const existing = new Set((await listEventPartitions(db)).map((p) => p.name));
+  const created: string[] = [];
+  for (let day = utcDay(from).getTime(); day <= to.getTime(); day += DAY_MS) {
+    const name = partitionName(new Date(day));
+    if (existing.has(name)) continue;
+    if ((await createDayPartition(db, new Date(day), opts.lockTimeoutMs ?? 2_000)) !== null)
+      created.push(name);
+  }
+  return created;
+}
+
+/**
  * Keeps metadata_events' daily partitions (idempotent; the event-partitions job runs it):
  * 1. a partition exists for yesterday, today and `aheadDays` ahead;
  * 2. days that reached DEFAULT (no partition existed when their events came) get their own
