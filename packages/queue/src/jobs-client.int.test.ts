@@ -29,7 +29,7 @@ describe("jobs client", () => {
   it("puts every key of a queue behind its {hash tag}", async () => {
     const id = evt();
     await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id });
-    const conn = createRedis(redis.url, "worker");
+    const conn = createRedis({ REDIS_URL: redis.url }, "worker");
     const keys = await conn.keys(`${cfg.QUEUE_PREFIX}:*`);
     await closeRedis(conn);
     expect(keys.length).toBeGreaterThan(0);
@@ -47,7 +47,7 @@ describe("jobs client", () => {
     expect((await jobs.counts("webhook-deliver")).delayed).toBeGreaterThanOrEqual(1);
     expect(await jobs.ensure("webhook-deliver", { eventId: id }, { jobId: id })).toBe("present");
 
-    const conn = createRedis(redis.url, "worker");
+    const conn = createRedis({ REDIS_URL: redis.url }, "worker");
     const prefix = queuePrefix(cfg, "webhook-deliver");
     const q = new Queue("webhook-deliver", { connection: conn, prefix });
     await q.remove(id); // what a Redis restart without persistence does to the job
