@@ -1,3 +1,4 @@
+export type { RedisClient, RedisTarget } from "@breakwater/queue";
 export * from "./admission/admission-limiter";
 export * from "./api-keys/api-key-format";
 export * from "./api-keys/authenticate-api-key";

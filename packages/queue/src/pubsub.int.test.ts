@@ -23,7 +23,8 @@ const until = async (check: () => boolean, ms: number) => {
 /** CLIENT KILL TYPE pubsub on every node: what a proxy restart or a node's client purge does. */
 async function killPubSubClients(admin: RedisClient): Promise<number> {
   let killed = 0;
-  for (const node of masterNodes(admin)) killed += Number(await node.client("KILL", "TYPE", "pubsub"));
+  for (const node of masterNodes(admin))
+    killed += Number(await node.call("CLIENT", "KILL", "TYPE", "pubsub"));
   return killed;
 }
 

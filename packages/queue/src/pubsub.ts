@@ -1,6 +1,25 @@
-import calculateSlot from "cluster-key-slot";
 import { type Cluster, Redis, type RedisOptions } from "ioredis";
 import { createRedisClient, isCluster, type RedisClient, type RedisTarget } from "./connection";
+
+/** CRC16-XMODEM, the checksum Redis Cluster hashes keys with. */
+function crc16(bytes: Uint8Array): number {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** The cluster hash slot (0–16383) of a key or sharded channel, honouring a `{hash tag}`. */
+export function keySlot(key: string): number {
+  const open = key.indexOf("{");
+  if (open >= 0) {
+    const close = key.indexOf("}", open + 1);
+    if (close > open + 1) key = key.slice(open + 1, close);
+  }
+  return crc16(Buffer.from(key, "utf8")) % 16_384;
+}
 
 /** What the pub/sub layer logs through (a pino logger fits). */
 export interface PubSubLog {
@@ -33,6 +52,15 @@ export function wireChannel(channel: string, cluster: boolean): string {
 }
 
 /**
+ * Publishes on `channel` through any client: SPUBLISH of the hash-tagged name on a cluster, PUBLISH
+ * otherwise. For code that holds a client but no RedisPubSub (a message is the same either way).
+ */
+export async function publishOn(client: RedisClient, channel: string, message: string): Promise<void> {
+  if (isCluster(client)) await client.spublish(wireChannel(channel, true), message);
+  else await client.publish(channel, message);
+}
+
+/**
  * Cross-replica pub/sub on standalone Redis or a Redis Cluster, with one promise the callers rely
  * on: after any interruption of a subscription (connection killed, node restarted, failover, slot
  * migrated) the channel is subscribed again by itself and its listeners' `onGap` runs once the new
@@ -48,20 +76,28 @@ export class RedisPubSub {
   private standaloneReady = false;
   private readonly shards = new Map<string, ShardSubscription>();
   private closed = false;
+  private readonly client: RedisClient;
+  private readonly ownsClient: boolean;
 
   /**
-   * `client` publishes (and, on a cluster, tells which node owns a channel's slot); subscriptions
-   * use connections of their own made from `target`.
+   * `client` publishes (and, on a cluster, tells which node owns a channel's slot; one is made from
+   * `target` when none is given); subscriptions use connections of their own made from `target`.
    */
   constructor(
     private readonly opts: {
       target: RedisTarget;
-      client: RedisClient;
+      client?: RedisClient;
       log?: PubSubLog;
       connectionName?: string;
     },
   ) {
-    this.cluster = isCluster(opts.client);
+    this.ownsClient = !opts.client;
+    this.client =
+      opts.client ??
+      createRedisClient(opts.target, "publisher", { connectionName: "breakwater-pubsub-publisher" });
+    if (this.ownsClient)
+      this.client.on("error", (err) => opts.log?.debug({ err }, "pub/sub publisher Redis error"));
+    this.cluster = isCluster(this.client);
   }
 
   /** Whether this runs on a cluster (sharded channels). */
@@ -71,9 +107,7 @@ export class RedisPubSub {
 
   /** Publishes `message` on `channel` (SPUBLISH on a cluster). */
   async publish(channel: string, message: string): Promise<void> {
-    const name = wireChannel(channel, this.cluster);
-    if (this.cluster) await (this.opts.client as Cluster).spublish(name, message);
-    else await (this.opts.client as Redis).publish(name, message);
+    await publishOn(this.client, channel, message);
   }
 
   /**
@@ -120,6 +154,7 @@ export class RedisPubSub {
     const s = this.standalone;
     this.standalone = undefined;
     if (s) await s.quit().catch(() => s.disconnect());
+    if (this.ownsClient) await this.client.quit().catch(() => this.client.disconnect());
   }
 
   private deliver(channel: string, message: string): void {
@@ -146,7 +181,7 @@ export class RedisPubSub {
   private async open(channel: string): Promise<void> {
     if (this.cluster) {
       const shard = new ShardSubscription(
-        this.opts.client as Cluster,
+        this.client as Cluster,
         wireChannel(channel, true),
         (m) => this.deliver(channel, m),
         () => this.gap(channel),
@@ -230,7 +265,7 @@ class ShardSubscription {
     private readonly log: PubSubLog | undefined,
     private readonly connectionName = "breakwater-pubsub",
   ) {
-    this.slot = calculateSlot(channel);
+    this.slot = keySlot(channel);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { RedisClient } from "@breakwater/core";
 import { rateLimitRedis } from "@breakwater/core";
-import type { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiTestEnv } from "../testing";
 import { AUTH_RATE_LIMIT, createAuthHandler } from "./auth-handler";
@@ -11,11 +11,11 @@ const { deps, close } = apiTestEnv("auth-limits-test");
 const { config } = deps;
 // Each run counts under its own prefix, so reruns and other suites on this Redis never collide.
 const prefix = `test:auth-rl:${randomUUID()}`;
-const connections: Redis[] = [];
+const connections: RedisClient[] = [];
 
 /** One dashboard replica: its own Redis connection and better-auth instance, the shared prefix. */
 function replica(trustedHops = 0) {
-  const redis = rateLimitRedis(config.REDIS_URL);
+  const redis = rateLimitRedis(config);
   connections.push(redis);
   const limiter = createAuthLimiter(deps, redis, prefix);
   const auth = createAuth(deps, { limiter });

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseConfig } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient } from "@breakwater/queue";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAdmissionLimiter } from "./admission-limiter";
 
 const config = parseConfig(process.env);
-const redis = new Redis(config.REDIS_URL);
+const redis = createRedisClient(config, "publisher");
 afterAll(() => redis.quit());
 
 describe("admission limiter across replicas", () => {

@@ -1,6 +1,6 @@
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
-import { Redis } from "ioredis";
+import { createRedisClient, type RedisClient } from "@breakwater/queue";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidationBus } from "../cache/invalidating-cache";
@@ -16,15 +16,15 @@ import { revokeApiKey } from "./revoke-api-key";
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
 const sys = systemCtx({ db, config, log: pino({ level: "silent" }) });
-const clients: Redis[] = [];
+const clients: RedisClient[] = [];
 const buses: InvalidationBus[] = [];
-const redis = () => {
-  const r = new Redis(config.REDIS_URL);
+const _redis = () => {
+  const r = createRedisClient(config, "publisher");
   clients.push(r);
   return r;
 };
 async function replica() {
-  const bus = new InvalidationBus({ publisher: redis(), subscriber: redis() });
+  const bus = InvalidationBus.fromTarget(config);
   await bus.start();
   buses.push(bus);
   return bus;

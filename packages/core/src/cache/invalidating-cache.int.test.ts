@@ -1,12 +1,12 @@
 import { parseConfig } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient, type RedisClient } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { InvalidatingCache, InvalidationBus } from "./invalidating-cache";
 
 const config = parseConfig(process.env);
-const clients: Redis[] = [];
-const redis = () => {
-  const r = new Redis(config.REDIS_URL, { lazyConnect: false });
+const clients: RedisClient[] = [];
+const _redis = () => {
+  const r = createRedisClient(config, "publisher");
   clients.push(r);
   return r;
 };
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function replica(name: string, source: Map<string, string>) {
-  const bus = new InvalidationBus({ publisher: redis(), subscriber: redis() });
+  const bus = InvalidationBus.fromTarget(config);
   await bus.start();
   let loads = 0;
   const cache = new InvalidatingCache<string | undefined>({

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseConfig, processEnv } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
@@ -10,9 +10,9 @@ import { getProviderHealth } from "./get-provider-health";
 import { recordBreakerReport } from "./record-breaker-report";
 
 const config = parseConfig(processEnv());
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+const redis = createRedisClient(config, "publisher");
 const deps = { ...testDeps({ BREAKER_STALE_SECONDS: "180" }), redis };
-const hub = new FleetLiveHub({ redisUrl: config.REDIS_URL, log: deps.log });
+const hub = new FleetLiveHub({ redis: config, log: deps.log });
 afterAll(async () => {
   await hub.close();
   redis.disconnect();

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@breakwater/db";
-import { Redis } from "ioredis";
+import { publishOn, type RedisClient, RedisPubSub, type RedisTarget } from "@breakwater/queue";
 import type { Logger } from "pino";
 import type { CircuitState } from "./record-breaker-report";
 
@@ -37,7 +37,7 @@ export async function projectOrganization(db: PrismaClient, projectId: string): 
  * its stream reconnects, so a Redis failure never fails the report that caused it.
  */
 export async function publishFleetChanges(
-  deps: { db: PrismaClient; redis?: Redis; log: Logger },
+  deps: { db: PrismaClient; redis?: RedisClient; log: Logger },
   changes: Omit<FleetChange, "organizationId" | "at">[],
 ): Promise<void> {
   if (!deps.redis || changes.length === 0) return;
@@ -47,7 +47,7 @@ export async function publishFleetChanges(
       const organizationId = await projectOrganization(deps.db, c.projectId);
       if (!organizationId) continue;
       const msg: FleetChange = { organizationId, ...c, at };
-      await deps.redis.publish(FLEET_CHANNEL, JSON.stringify(msg));
+      await publishOn(deps.redis, FLEET_CHANNEL, JSON.stringify(msg));
     }
   } catch (err) {
     deps.log.warn({ err }, "fleet change not published");
@@ -62,17 +62,20 @@ export type FleetListener = (change: FleetChange) => void;
  */
 export class FleetLiveHub {
   private readonly byOrg = new Map<string, Set<FleetListener>>();
-  private subscriber: Redis | undefined;
+  private subscriber: RedisPubSub | undefined;
   private starting: Promise<void> | undefined;
 
-  constructor(private readonly opts: { redisUrl: string; log: Logger }) {}
+  constructor(private readonly opts: { redis: RedisTarget; log: Logger }) {}
 
   private start(): Promise<void> {
     this.starting ??= (async () => {
-      const sub = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
-      sub.on("error", (err) => this.opts.log.debug({ err }, "fleet pub/sub Redis error"));
-      sub.on("message", (channel: string, message: string) => {
-        if (channel !== FLEET_CHANNEL) return;
+      const sub = new RedisPubSub({
+        target: this.opts.redis,
+        log: this.opts.log,
+        connectionName: "breakwater-fleet-live",
+      });
+      this.subscriber = sub;
+      await sub.subscribe(FLEET_CHANNEL, (message) => {
         let change: FleetChange;
         try {
           change = JSON.parse(message) as FleetChange;
@@ -83,13 +86,11 @@ export class FleetLiveHub {
         if (!listeners) return;
         for (const l of listeners) l(change);
       });
-      this.subscriber = sub;
-      await sub.subscribe(FLEET_CHANNEL);
     })().catch((err: unknown) => {
       this.starting = undefined;
       const s = this.subscriber;
       this.subscriber = undefined;
-      s?.disconnect();
+      void s?.close();
       throw err;
     });
     return this.starting;
@@ -125,6 +126,6 @@ export class FleetLiveHub {
     this.subscriber = undefined;
     this.starting = undefined;
     this.byOrg.clear();
-    if (s) await s.quit().catch(() => s.disconnect());
+    if (s) await s.close();
   }
 }

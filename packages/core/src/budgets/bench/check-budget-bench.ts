@@ -66,7 +66,7 @@ async function closedLoop(n: number, conc: number, op: () => Promise<unknown>) {
 
 async function main() {
   const db = createDb(config.DATABASE_URL);
-  const redis = createBudgetRedis(config.REDIS_URL);
+  const redis = createBudgetRedis(config);
   await new Promise((r) => redis.once("ready", r));
   const log = pino({ level: "silent" });
   const deps: BudgetDeps = { db, config, log, redis, pricing: budgetPricingFromCatalogue(testCatalogue) };
