@@ -145,6 +145,7 @@ export function masterNodes(client: RedisClient): Redis[] {
  * node). For tests, benches and maintenance, never a request path.
  */
 export async function scanKeys(client: RedisClient, pattern: string, count = 1_000): Promise<string[]> {
+  await whenReady(client, 5_000); // a cluster knows its masters once its slot map is loaded
   const keys: string[] = [];
   for (const node of masterNodes(client)) {
     let cursor = "0";

@@ -1,6 +1,5 @@
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
-import { createRedisClient, type RedisClient } from "@breakwater/queue";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidationBus } from "../cache/invalidating-cache";
@@ -16,13 +15,7 @@ import { revokeApiKey } from "./revoke-api-key";
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
 const sys = systemCtx({ db, config, log: pino({ level: "silent" }) });
-const clients: RedisClient[] = [];
 const buses: InvalidationBus[] = [];
-const _redis = () => {
-  const r = createRedisClient(config, "publisher");
-  clients.push(r);
-  return r;
-};
 async function replica() {
   const bus = InvalidationBus.fromTarget(config);
   await bus.start();
@@ -31,7 +24,7 @@ async function replica() {
 }
 afterAll(async () => {
   for (const b of buses) await b.stop();
-  await Promise.all(clients.map((c) => c.quit()));
+
   await db.$disconnect();
 });
 
