@@ -14,7 +14,7 @@ import { systemCtx } from "../../context";
 import { newId } from "../../ids";
 import { createOrganization } from "../../tenancy/create-organization";
 import { createProject } from "../../tenancy/create-project";
-import { testCatalogue } from "../../testing/budgets";
+import { deleteProjectKeys, testCatalogue } from "../../testing/budgets";
 import type { BudgetDeps } from "../budget-deps";
 import { budgetPricingFromCatalogue } from "../budget-pricing";
 import { createBudgetRedis } from "../budget-redis";
@@ -143,12 +143,7 @@ async function main() {
       ),
     );
   } finally {
-    let cursor = "0";
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, "MATCH", `bw:bud:{${project.id}}:*`, "COUNT", 1000);
-      cursor = nextCursor;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== "0");
+    await deleteProjectKeys(redis, project.id); // every master's keys, on a cluster too
     redis.disconnect();
     await db.$disconnect();
   }
