@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseConfig, processEnv } from "@breakwater/config";
-import { createRedisClient } from "@breakwater/queue";
+import { createRedisClient, masterNodes, whenReady } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
@@ -192,5 +192,20 @@ describe("fleet health", () => {
     expect(seenA).toHaveLength(2);
     offA();
     offB();
+  });
+
+  it("tells every live page to refetch when the replica's subscription comes back after a drop", async () => {
+    const a = await seedProject(deps, "team");
+    let gaps = 0;
+    const off = await hub.subscribe(
+      a.org.id,
+      () => undefined,
+      3_000,
+      () => gaps++,
+    );
+    expect(await whenReady(redis, 5_000)).toBe(true);
+    for (const node of masterNodes(redis)) await node.call("CLIENT", "KILL", "TYPE", "pubsub");
+    await vi.waitFor(() => expect(gaps).toBe(1), { timeout: 1_000, interval: 10 });
+    off();
   });
 });

@@ -62,6 +62,7 @@ export type FleetListener = (change: FleetChange) => void;
  */
 export class FleetLiveHub {
   private readonly byOrg = new Map<string, Set<FleetListener>>();
+  private readonly gapListeners = new Set<() => void>();
   private subscriber: RedisPubSub | undefined;
   private starting: Promise<void> | undefined;
 
@@ -75,17 +76,24 @@ export class FleetLiveHub {
         connectionName: "breakwater-fleet-live",
       });
       this.subscriber = sub;
-      await sub.subscribe(FLEET_CHANNEL, (message) => {
-        let change: FleetChange;
-        try {
-          change = JSON.parse(message) as FleetChange;
-        } catch {
-          return;
-        }
-        const listeners = this.byOrg.get(change.organizationId);
-        if (!listeners) return;
-        for (const l of listeners) l(change);
-      });
+      await sub.subscribe(
+        FLEET_CHANNEL,
+        (message) => {
+          let change: FleetChange;
+          try {
+            change = JSON.parse(message) as FleetChange;
+          } catch {
+            return;
+          }
+          const listeners = this.byOrg.get(change.organizationId);
+          if (!listeners) return;
+          for (const l of listeners) l(change);
+        },
+        () => {
+          // Changes published while the subscription was down are lost: every page refetches.
+          for (const g of this.gapListeners) g();
+        },
+      );
     })().catch((err: unknown) => {
       this.starting = undefined;
       const s = this.subscriber;
@@ -100,7 +108,12 @@ export class FleetLiveHub {
    * Resolves once the subscription is active; the returned function removes the listener. Rejects
    * after `timeoutMs` when Redis does not answer, so a page falls back to polling instead of waiting.
    */
-  async subscribe(organizationId: string, listener: FleetListener, timeoutMs = 3_000): Promise<() => void> {
+  async subscribe(
+    organizationId: string,
+    listener: FleetListener,
+    timeoutMs = 3_000,
+    onGap?: () => void,
+  ): Promise<() => void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
@@ -115,7 +128,9 @@ export class FleetLiveHub {
     const set = this.byOrg.get(organizationId) ?? new Set<FleetListener>();
     set.add(listener);
     this.byOrg.set(organizationId, set);
+    if (onGap) this.gapListeners.add(onGap);
     return () => {
+      if (onGap) this.gapListeners.delete(onGap);
       set.delete(listener);
       if (set.size === 0 && this.byOrg.get(organizationId) === set) this.byOrg.delete(organizationId);
     };
@@ -126,6 +141,7 @@ export class FleetLiveHub {
     this.subscriber = undefined;
     this.starting = undefined;
     this.byOrg.clear();
+    this.gapListeners.clear();
     if (s) await s.close();
   }
 }
