@@ -1,4 +1,5 @@
 export type { RedisClient, RedisTarget } from "@breakwater/queue";
+export { scanKeys } from "@breakwater/queue";
 export * from "./admission/admission-limiter";
 export * from "./api-keys/api-key-format";
 export * from "./api-keys/authenticate-api-key";

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { RedisClient } from "@breakwater/core";
-import { rateLimitRedis } from "@breakwater/core";
+import { type RedisClient, rateLimitRedis, scanKeys } from "@breakwater/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiTestEnv } from "../testing";
 import { AUTH_RATE_LIMIT, createAuthHandler } from "./auth-handler";
@@ -24,8 +23,8 @@ function replica(trustedHops = 0) {
 
 afterAll(async () => {
   const redis = connections[0]!;
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
+  // Every master's keys on a cluster; one DEL per key (they need not share a slot).
+  for (const key of await scanKeys(redis, `${prefix}:*`)) await redis.del(key);
   await Promise.all(connections.map((r) => r.quit()));
   await close();
 });
