@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { testHarnessEnv } from "./packages/config/src/test-env.ts";
 
@@ -12,8 +13,29 @@ export const testEnv = {
   NODE_ENV: "test",
 };
 
-/** Two projects per package: `unit` (pure, beside the code) and `int` (real Postgres and Redis). */
-export function packageConfig() {
+const clusterSetup = fileURLToPath(new URL("./packages/queue/src/testing/cluster-global-setup.ts", import.meta.url));
+
+/**
+ * Two projects per package: `unit` (pure, beside the code) and `int` (real Postgres and Redis); a
+ * package whose integration suites touch Redis names them in `cluster`, and those run a second time
+ * as `int-cluster`, every Redis client then a Cluster on a 3-master loopback Redis Cluster.
+ */
+export function packageConfig(opts: { cluster?: string[] } = {}) {
+  const clusterProject = opts.cluster?.length
+    ? [
+        {
+          test: {
+            name: "int-cluster",
+            include: opts.cluster,
+            env: testEnv,
+            globalSetup: [clusterSetup],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+            fileParallelism: false,
+          },
+        },
+      ]
+    : [];
   return defineConfig({
     test: {
       env: testEnv,
@@ -38,6 +60,7 @@ export function packageConfig() {
             fileParallelism: false,
           },
         },
+        ...clusterProject,
       ],
     },
   });

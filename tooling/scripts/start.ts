@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { type Config, ConfigError, parseConfig, processEnv } from "@breakwater/config";
 import { issueOperatorSetupToken, systemCtx } from "@breakwater/core";
+import { createRedisClient, whenReady } from "@breakwater/queue";
 import { createToolDeps } from "../src/deps";
 import { dataDir, repoRoot } from "../src/paths";
 import { seed } from "../src/seed";
@@ -227,7 +228,7 @@ async function main(): Promise<void> {
     `  Postgres       ${postgres ? `embedded, ${postgres.dataDir}, port ${postgres.port}` : describePgUrl(databaseUrl)}`,
   );
   say(
-    `  Redis          ${redis ? `redis-server, ${redis.dataDir}, port ${redis.port}` : describeRedisUrl(redisUrl)}`,
+    `  Redis          ${clusterSeeds ? `cluster ${clusterSeeds}` : redis ? `redis-server, ${redis.dataDir}, port ${redis.port}` : describeRedisUrl(redisUrl)}`,
   );
   say("");
   say("  Simulate a fleet of SDK instances against the demo project (in another terminal):");
@@ -241,9 +242,29 @@ async function main(): Promise<void> {
 
 // ───────────────────────────── infrastructure ─────────────────────────────
 
-type RedisPlan = { url: string } | { binary: string };
+/** The seed nodes when Breakwater runs on a Redis Cluster (REDIS_CLUSTER_NODES), for the banner. */
+let clusterSeeds: string | undefined;
+
+type RedisPlan = { url: string; cluster?: string } | { binary: string };
 
 async function planRedis(config: Config): Promise<RedisPlan> {
+  if (config.REDIS_CLUSTER_NODES) {
+    const seeds = config.REDIS_CLUSTER_NODES.map((n) => `${n.host}:${n.port}`).join(",");
+    const client = createRedisClient(config, "producer", { connectionName: "breakwater-start" });
+    client.on("error", () => undefined);
+    try {
+      if (!(await whenReady(client, 5_000)) || (await client.ping()) !== "PONG")
+        throw new LaunchError(`cannot reach the Redis Cluster at REDIS_CLUSTER_NODES (${seeds})`);
+    } catch (err) {
+      if (err instanceof LaunchError) throw err;
+      throw new LaunchError(
+        `cannot reach the Redis Cluster at REDIS_CLUSTER_NODES (${seeds}): ${(err as Error).message}`,
+      );
+    } finally {
+      client.disconnect();
+    }
+    return { url: config.REDIS_URL, cluster: seeds };
+  }
   if (env.REDIS_URL) {
     const r = await pingRedis(config.REDIS_URL);
     if (!r.ok)
@@ -265,7 +286,10 @@ async function planRedis(config: Config): Promise<RedisPlan> {
 
 async function provideRedis(plan: RedisPlan): Promise<string> {
   if ("url" in plan) {
-    note(`Redis: ${describeRedisUrl(plan.url)}`);
+    if (plan.cluster) {
+      clusterSeeds = plan.cluster;
+      note(`Redis Cluster: ${plan.cluster}`);
+    } else note(`Redis: ${describeRedisUrl(plan.url)}`);
     return plan.url;
   }
   note(`Redis: starting ${plan.binary} (data in .data/redis)`);

@@ -91,7 +91,7 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
     fn();
   };
   // One connection for queues and commands; BullMQ opens its own blocking connection per Worker.
-  const connection = createRedis(config.REDIS_URL, "worker", "breakwater-worker");
+  const connection = createRedis(config, "worker", "breakwater-worker");
   connection.on("error", (err) =>
     throttled("redis", () => log.warn({ err: err.message }, "redis connection error")),
   );

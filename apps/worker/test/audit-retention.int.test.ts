@@ -40,7 +40,7 @@ describe("audit-retention job", () => {
 
     // A scheduler with `every` runs its first job at once, so starting the worker applies retention.
     worker = await startWorker(config, { drainDelaySeconds: 1, shutdownGraceMs: 1_000 });
-    const connection = createRedis(config.REDIS_URL, "producer", "audit-retention-test");
+    const connection = createRedis(config, "producer", "audit-retention-test");
     const queues = new QueueSet(config, connection);
     try {
       // Schedulers are registered once the worker's Redis connection is ready.

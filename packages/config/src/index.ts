@@ -27,6 +27,36 @@ export const configSchema = z.object({
     "postgresql://postgres@127.0.0.1:5432/breakwater",
   ),
   REDIS_URL: urlWithScheme(["redis", "rediss"]).default("redis://127.0.0.1:6379/0"),
+  /**
+   * Seed nodes of a Redis Cluster (`host:port,host:port,…`). Set, every process talks to the
+   * cluster (ioredis Cluster) instead of REDIS_URL; REDIS_URL's user, password and TLS scheme still
+   * apply to every node, its database number does not (a cluster has only database 0).
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((v, ctx) => {
+      const nodes: { host: string; port: number }[] = [];
+      for (const raw of v.split(",")) {
+        const entry = raw.trim();
+        if (!entry) continue;
+        const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})$/.exec(entry);
+        const port = m ? Number(m[2]) : 0;
+        if (!m || port < 1 || port > 65_535) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must be host:port,host:port,… (e.g. 10.0.0.1:7000,10.0.0.2:7000); "${entry.slice(0, 60)}" is not`,
+          });
+          return z.NEVER;
+        }
+        nodes.push({ host: m[1]!.replace(/^\[|\]$/g, ""), port });
+      }
+      if (nodes.length === 0) {
+        ctx.addIssue({ code: "custom", message: "must list at least one host:port" });
+        return z.NEVER;
+      }
+      return nodes;
+    })
+    .optional(),
   /** Where `npm start` looks for a local Postgres when DATABASE_URL is unset (else it embeds one). */
   LOCAL_DATABASE_URL: urlWithScheme(["postgres", "postgresql"]).default(
     "postgresql://postgres@127.0.0.1:5432/breakwater",

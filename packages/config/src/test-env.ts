@@ -10,6 +10,11 @@ import { z } from "zod";
 const TestEnvSchema = z.object({
   TEST_DATABASE_URL: z.url().default("postgresql://postgres@127.0.0.1:5432/breakwater_test"),
   TEST_REDIS_URL: z.url().default("redis://127.0.0.1:6379/1"),
+  /**
+   * The loopback Redis Cluster the `int-cluster` suites run on (`.ci/run` starts one on these
+   * ports); when nothing healthy answers there, the suites start a private cluster of their own.
+   */
+  TEST_REDIS_CLUSTER_NODES: z.string().min(1).default("127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003"),
   E2E_PORT: z.coerce.number().int().min(1).max(65_535).default(3100),
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
   CI: z

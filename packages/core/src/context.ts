@@ -1,7 +1,6 @@
 import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
-import type { JobsClient } from "@breakwater/queue";
-import type { Redis } from "ioredis";
+import type { JobsClient, RedisClient } from "@breakwater/queue";
 import type { Logger } from "pino";
 import { forbidden } from "./errors";
 
@@ -18,7 +17,7 @@ export interface Deps {
   db: PrismaClient;
   config: Config;
   log: Logger;
-  redis?: Redis;
+  redis?: RedisClient;
   /** Enqueues background jobs (webhook delivery…); absent where nothing enqueues (CLI). */
   jobs?: JobsClient;
 }

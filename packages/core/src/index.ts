@@ -1,3 +1,5 @@
+export type { RedisClient, RedisTarget } from "@breakwater/queue";
+export { scanKeys } from "@breakwater/queue";
 export * from "./admission/admission-limiter";
 export * from "./api-keys/api-key-format";
 export * from "./api-keys/authenticate-api-key";
@@ -23,6 +25,7 @@ export * from "./budgets/delete-tag-rule";
 export * from "./budgets/evaluate-budget-thresholds";
 export * from "./budgets/money";
 export * from "./budgets/record-ingested-spend";
+export { budgetPrefix } from "./budgets/redis-keys";
 export * from "./budgets/save-tag-rule";
 export * from "./budgets/update-budget-settings";
 export * from "./budgets/windows";

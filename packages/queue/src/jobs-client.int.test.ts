@@ -2,9 +2,11 @@ import { parseConfig } from "@breakwater/config";
 import { Queue, Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queuePrefix } from "./catalogue";
-import { closeRedis, createRedis } from "./connection";
+import { closeRedis, createRedis, scanKeys } from "./connection";
 import { createJobsClient, type JobsClient } from "./jobs-client";
+import { keySlot } from "./pubsub";
 import { freePort } from "./testing/ports";
+import { type PrivateCluster, startPrivateCluster } from "./testing/private-cluster";
 import { type PrivateRedis, startPrivateRedis } from "./testing/private-redis";
 
 const evt = () =>
@@ -29,7 +31,7 @@ describe("jobs client", () => {
   it("puts every key of a queue behind its {hash tag}", async () => {
     const id = evt();
     await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id });
-    const conn = createRedis(redis.url, "worker");
+    const conn = createRedis({ REDIS_URL: redis.url }, "worker");
     const keys = await conn.keys(`${cfg.QUEUE_PREFIX}:*`);
     await closeRedis(conn);
     expect(keys.length).toBeGreaterThan(0);
@@ -47,7 +49,7 @@ describe("jobs client", () => {
     expect((await jobs.counts("webhook-deliver")).delayed).toBeGreaterThanOrEqual(1);
     expect(await jobs.ensure("webhook-deliver", { eventId: id }, { jobId: id })).toBe("present");
 
-    const conn = createRedis(redis.url, "worker");
+    const conn = createRedis({ REDIS_URL: redis.url }, "worker");
     const prefix = queuePrefix(cfg, "webhook-deliver");
     const q = new Queue("webhook-deliver", { connection: conn, prefix });
     await q.remove(id); // what a Redis restart without persistence does to the job
@@ -87,4 +89,40 @@ describe("jobs client", () => {
     expect(Date.now() - t0).toBeLessThan(4_000);
     await down.close();
   });
+});
+
+describe("jobs client on a Redis Cluster", () => {
+  let cluster: PrivateCluster;
+  let cfg: ReturnType<typeof parseConfig>;
+  beforeAll(async () => {
+    cluster = await startPrivateCluster();
+    cfg = parseConfig({ ...process.env, REDIS_CLUSTER_NODES: cluster.nodes, QUEUE_PREFIX: `t${Date.now()}` });
+  }, 60_000);
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it("enqueues and works jobs, each queue's keys in one slot on one master", async () => {
+    const jobs = createJobsClient(cfg);
+    const conn = createRedis(cfg, "worker");
+    const prefix = queuePrefix(cfg, "webhook-deliver");
+    const done: string[] = [];
+    const worker = new Worker(
+      "webhook-deliver",
+      async (job) => {
+        done.push((job.data as { eventId: string }).eventId);
+      },
+      { connection: conn, prefix },
+    );
+    const ids = [evt(), evt(), evt()];
+    for (const id of ids) await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id });
+    await expect.poll(() => done.length, { timeout: 10_000 }).toBe(3);
+    expect(done.sort()).toEqual([...ids].sort());
+    const keys = await scanKeys(conn, `${cfg.QUEUE_PREFIX}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(new Set(keys.map((k) => keySlot(k))).size).toBe(1);
+    await worker.close();
+    await jobs.close();
+    await closeRedis(conn);
+  }, 30_000);
 });

@@ -1,8 +1,7 @@
 import type { Config } from "@breakwater/config";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { JOBS, type JobName, type JobPayload, parsePayload, queuePrefix } from "./catalogue";
-import { closeRedis, createRedis, type RedisRole } from "./connection";
+import { closeRedis, createRedis, type RedisClient, type RedisRole, type RedisTarget } from "./connection";
 
 export interface EnqueueOptions {
   /** A stable id: while a job with this id is still in Redis, adding it again is a no-op. */
@@ -45,7 +44,7 @@ export class QueueSet {
   private readonly queues = new Map<JobName, Queue>();
   constructor(
     readonly config: Pick<Config, "QUEUE_PREFIX">,
-    readonly connection: Redis,
+    readonly connection: RedisClient,
   ) {}
 
   get(name: JobName): Queue {
@@ -74,17 +73,17 @@ export class QueueSet {
 }
 
 /**
- * A JobsClient on REDIS_URL. Pass `connection` to share one (the caller then owns and quits it);
+ * A JobsClient on the configured Redis (standalone or cluster). Pass `connection` to share one (the caller then owns and quits it);
  * otherwise one is created for `role` and quit by close() — BullMQ never quits connections it
  * was given.
  */
 export function createJobsClient(
-  config: Pick<Config, "QUEUE_PREFIX" | "REDIS_URL">,
-  opts: { role?: RedisRole; connection?: Redis; timeoutMs?: number } = {},
+  config: Pick<Config, "QUEUE_PREFIX"> & RedisTarget,
+  opts: { role?: RedisRole; connection?: RedisClient; timeoutMs?: number } = {},
 ): JobsClient {
   const role = opts.role ?? "producer";
   const owned = !opts.connection;
-  const connection = opts.connection ?? createRedis(config.REDIS_URL, role, "breakwater-jobs");
+  const connection = opts.connection ?? createRedis(config, role, "breakwater-jobs");
   // An unhandled 'error' event would crash the process; failures surface on the awaited commands instead.
   if (owned) connection.on("error", () => {});
   const queues = new QueueSet(config, connection);

@@ -44,7 +44,7 @@ const catalogue = PriceCatalogue.fromCards([
 ]);
 const config = { ...parseConfig(processEnv()), DEFAULT_OUTPUT_TOKEN_BOUND: 1 };
 const db = createDb(config.DATABASE_URL);
-const redis = createBudgetRedis(config.REDIS_URL);
+const redis = createBudgetRedis(config);
 const log = pino({ level: "silent" });
 const budgetDeps: BudgetDeps = { db, config, log, redis, pricing: budgetPricingFromCatalogue(catalogue) };
 const deps: LeaseDeps = { ...budgetDeps, catalogue };

@@ -20,8 +20,7 @@ import {
   subscribeToPriceCatalogueChanges,
 } from "@breakwater/core";
 import { sharedDb } from "@breakwater/db";
-import { createJobsClient } from "@breakwater/queue";
-import { Redis } from "ioredis";
+import { createJobsClient, RedisPubSub, whenReady } from "@breakwater/queue";
 import pg from "pg";
 import type { Logger } from "pino";
 import type { WireResult } from "./errors";
@@ -64,20 +63,21 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
   pool.on("error", (err) => log.warn({ err }, "idle Postgres connection failed"));
   // Commands issued in the same tick share one socket write: far fewer syscalls under load.
-  const redis = createBudgetRedis(config.REDIS_URL, { enableAutoPipelining: true });
-  const subscriber = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
+  // Standalone Redis or a Cluster (REDIS_CLUSTER_NODES), from the one client factory.
+  const redis = createBudgetRedis(config, { enableAutoPipelining: true });
   redis.on("error", (err) => log.debug({ err }, "budget Redis error"));
-  subscriber.on("error", (err) => log.debug({ err }, "pub/sub Redis error"));
+  // Subscriptions (sharded channels on a cluster) on connections of their own; publishes go
+  // through the budget client.
+  const pubsub = new RedisPubSub({
+    target: config,
+    client: redis,
+    log,
+    connectionName: "breakwater-sdk-pubsub",
+  });
 
   const bootWait = opts.redisBootWaitMs ?? 3000;
-  await within(
-    new Promise<void>((resolve) => {
-      if (redis.status === "ready") resolve();
-      else redis.once("ready", () => resolve());
-    }),
-    bootWait,
-  );
-  const bus = new InvalidationBus({ publisher: redis, subscriber, log });
+  await whenReady(redis, bootWait);
+  const bus = new InvalidationBus({ publisher: redis, pubsub, log });
   await within(
     bus.start().catch((err: unknown) => log.warn({ err }, "invalidation bus not started")),
     bootWait,
@@ -89,7 +89,13 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     holder = new PriceCatalogueHolder(async () => opts.catalogue!, opts.catalogue);
   } else {
     holder = await PriceCatalogueHolder.create(() => loadLivePriceCatalogue(db));
-    unsubscribePrices = await within(subscribeToPriceCatalogueChanges(subscriber, holder, { log }), bootWait);
+    unsubscribePrices = await within(
+      subscribeToPriceCatalogueChanges(pubsub, holder, { log }).catch((err: unknown) => {
+        log.warn({ err }, "price catalogue changes not subscribed");
+        return undefined;
+      }),
+      bootWait,
+    );
   }
   const pricing = budgetPricingFromCatalogue(holder);
   const budgetDeps: BudgetDeps = { db, config, log, redis, pricing, bus };
@@ -154,7 +160,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
         jobs.close().catch(() => undefined),
         500,
       );
-      subscriber.disconnect();
+      await within(pubsub.close(), 500);
       redis.disconnect();
       await pool.end().catch(() => undefined);
     },

@@ -27,7 +27,7 @@ export function getRuntime(): Runtime {
     const config = getConfig();
     const deps = createDeps(config, "web");
     // Sign-in counters live in Redis so that every dashboard replica sees the same counts.
-    const limiter = createAuthLimiter(deps, rateLimitRedis(config.REDIS_URL));
+    const limiter = createAuthLimiter(deps, rateLimitRedis(config));
     const auth = createAuth(deps, { limiter });
     const authHandler = createAuthHandler({
       handle: auth.handler,
@@ -35,7 +35,7 @@ export function getRuntime(): Runtime {
       trustedHops: config.TRUST_PROXY,
       peerHeaderTrusted: () => globalForRuntime.__breakwaterPeerHeader === true,
     });
-    const fleetLive = new FleetLiveHub({ redisUrl: config.REDIS_URL, log: deps.log });
+    const fleetLive = new FleetLiveHub({ redis: config, log: deps.log });
     globalForRuntime.__breakwaterWeb = { config, deps, auth, authHandler, fleetLive };
   }
   return globalForRuntime.__breakwaterWeb;

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { rateLimitRedis } from "@breakwater/core";
-import type { Redis } from "ioredis";
+import { type RedisClient, rateLimitRedis, scanKeys } from "@breakwater/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiTestEnv } from "../testing";
 import { AUTH_RATE_LIMIT, createAuthHandler } from "./auth-handler";
@@ -11,11 +10,11 @@ const { deps, close } = apiTestEnv("auth-limits-test");
 const { config } = deps;
 // Each run counts under its own prefix, so reruns and other suites on this Redis never collide.
 const prefix = `test:auth-rl:${randomUUID()}`;
-const connections: Redis[] = [];
+const connections: RedisClient[] = [];
 
 /** One dashboard replica: its own Redis connection and better-auth instance, the shared prefix. */
 function replica(trustedHops = 0) {
-  const redis = rateLimitRedis(config.REDIS_URL);
+  const redis = rateLimitRedis(config);
   connections.push(redis);
   const limiter = createAuthLimiter(deps, redis, prefix);
   const auth = createAuth(deps, { limiter });
@@ -24,8 +23,8 @@ function replica(trustedHops = 0) {
 
 afterAll(async () => {
   const redis = connections[0]!;
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
+  // Every master's keys on a cluster; one DEL per key (they need not share a slot).
+  for (const key of await scanKeys(redis, `${prefix}:*`)) await redis.del(key);
   await Promise.all(connections.map((r) => r.quit()));
   await close();
 });

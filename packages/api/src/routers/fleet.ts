@@ -40,11 +40,21 @@ export const fleetRouter = router({
     const queue: FleetLiveMessage[] = [];
     let overflow = false;
     let wake: (() => void) | undefined;
-    const unsubscribe = await hub.subscribe(ctx.organization.id, ({ organizationId: _org, ...change }) => {
-      if (queue.length >= MAX_QUEUED) overflow = true;
-      else queue.push({ type: "change", ...change });
-      wake?.();
-    });
+    const unsubscribe = await hub.subscribe(
+      ctx.organization.id,
+      ({ organizationId: _org, ...change }) => {
+        if (queue.length >= MAX_QUEUED) overflow = true;
+        else queue.push({ type: "change", ...change });
+        wake?.();
+      },
+      undefined,
+      // The replica's Redis subscription came back after a drop: what was published meanwhile is
+      // lost, so the page refetches (the same message as an overflowing queue).
+      () => {
+        overflow = true;
+        wake?.();
+      },
+    );
     try {
       yield { type: "ready" } as FleetLiveMessage;
       while (!signal?.aborted) {

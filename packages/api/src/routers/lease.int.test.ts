@@ -17,7 +17,7 @@ import { createCaller } from "../root";
 const config = parseConfig(process.env);
 const deps = createDeps(config, "api-lease-test");
 const auth = createAuth(deps);
-const redis = createBudgetRedis(config.REDIS_URL);
+const redis = createBudgetRedis(config);
 const catalogue = PriceCatalogue.fromCards(SEED_PRICE_CARDS);
 afterAll(async () => {
   redis.disconnect();

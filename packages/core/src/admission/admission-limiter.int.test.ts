@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseConfig } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient, whenReady } from "@breakwater/queue";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAdmissionLimiter } from "./admission-limiter";
 
 const config = parseConfig(process.env);
-const redis = new Redis(config.REDIS_URL);
+const redis = createRedisClient(config, "publisher");
 afterAll(() => redis.quit());
 
 describe("admission limiter across replicas", () => {
@@ -29,5 +29,36 @@ describe("admission limiter across replicas", () => {
     expect(admitted).toBeLessThanOrEqual(22);
     await a.stop();
     await b.stop();
+  });
+
+  it("holds each project's limit across two runtimes when one sync carries many projects (one slot each on a cluster)", async () => {
+    const prefix = `test:adm:${Math.random().toString(36).slice(2)}:`;
+    // Two runtimes, each with its own Redis client, as two SDK API servers have.
+    const ra = createRedisClient(config, "producer");
+    const rb = createRedisClient(config, "producer");
+    expect(await whenReady(ra, 5_000)).toBe(true);
+    expect(await whenReady(rb, 5_000)).toBe(true);
+    const a = createAdmissionLimiter({ redis: ra, keyPrefix: prefix, syncMs: 5 });
+    const b = createAdmissionLimiter({ redis: rb, keyPrefix: prefix, syncMs: 5 });
+    const projects = Array.from({ length: 8 }, (_, i) => `proj_multi${i}`);
+    if (Date.now() % 1000 > 100) await sleep(1000 - (Date.now() % 1000) + 5);
+    const admitted = new Map(projects.map((p) => [p, 0]));
+    for (let i = 0; i < 15; i++) {
+      for (const p of projects) if (a.admit(p, 10).ok) admitted.set(p, admitted.get(p)! + 1);
+      await a.sync();
+      await b.sync();
+      for (const p of projects) if (b.admit(p, 10).ok) admitted.set(p, admitted.get(p)! + 1);
+      await b.sync();
+      await a.sync();
+    }
+    // Alone, each runtime would admit 10 of every project; shared, the total stays near 10.
+    for (const p of projects) {
+      expect(admitted.get(p), p).toBeGreaterThanOrEqual(10);
+      expect(admitted.get(p), p).toBeLessThanOrEqual(11);
+    }
+    await a.stop();
+    await b.stop();
+    await ra.quit();
+    await rb.quit();
   });
 });

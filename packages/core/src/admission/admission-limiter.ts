@@ -1,5 +1,6 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import type { Logger } from "pino";
+import { luaScript, runScript } from "../budgets/lua";
 
 /** The verdict of one admission: allowed, or refused with the seconds until the next window. */
 export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -36,17 +37,31 @@ interface Window {
   synced: number;
 }
 
+/** Adds a replica's count to a project's window and answers the total. KEYS: 1 window. ARGV: 1 n. */
+const ADD_SCRIPT = luaScript(
+  "admission-add",
+  `
+local total = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], 3)
+return total
+`,
+);
+
+/** A failed sync is logged at most this often (it repeats every sync while Redis is away). */
+const SYNC_ERROR_LOG_EVERY_MS = 10_000;
+
 /**
  * Per-project admission limit as a one-second fixed window shared by every replica, without a
  * Redis round trip on the request path: each replica counts locally and, every `syncMs`
- * (default 25 ms), adds its pending counts to a per-project Redis counter in one pipeline and
- * learns the cluster-wide total. A request is admitted while (cluster total at last sync + local
+ * (default 25 ms), adds its pending counts to each project's Redis counter — one command per
+ * project, each in its project's slot, so a Redis Cluster spreads them and never sees a cross-slot
+ * pipeline (on one connection they still leave in one write) — and learns the cluster-wide total. A request is admitted while (cluster total at last sync + local
  * pending) is under the limit, so the cluster can overshoot by at most what other replicas admit
  * within one sync interval. If Redis is unreachable each replica still enforces the limit on its
  * own traffic.
  */
 export function createAdmissionLimiter(opts: {
-  redis?: Redis;
+  redis?: RedisClient;
   log?: Logger;
   syncMs?: number;
   keyPrefix?: string;
@@ -73,6 +88,16 @@ export function createAdmissionLimiter(opts: {
   };
   const prefix = opts.keyPrefix ?? "bw:adm:";
   let syncing: Promise<void> | null = null;
+  let errorLoggedAt = 0;
+  const syncFailed = (err: unknown, projects: number) => {
+    const now = Date.now();
+    if (now - errorLoggedAt < SYNC_ERROR_LOG_EVERY_MS) return;
+    errorLoggedAt = now;
+    opts.log?.warn(
+      { err, projects },
+      "admission sync to Redis failed; until it recovers each replica enforces the limit on its own traffic",
+    );
+  };
 
   const sync = async () => {
     if (!opts.redis || syncing) return syncing ?? undefined;
@@ -81,32 +106,29 @@ export function createAdmissionLimiter(opts: {
       if (w.pending > 0) batch.push({ projectId, w, n: w.pending });
     }
     if (batch.length === 0) return;
-    const pipe = opts.redis.pipeline();
-    for (const b of batch) {
-      const key = `${prefix}{${b.projectId}}:${b.w.second}`;
-      pipe.incrby(key, b.n);
-      pipe.expire(key, 3);
-    }
-    syncing = pipe
-      .exec()
-      .then((results) => {
-        batch.forEach((b, i) => {
-          const [err, total] = results?.[i * 2] ?? [null, null];
-          const current = windows.get(b.projectId);
-          if (current !== b.w) return; // the window rolled over meanwhile
-          b.w.pending -= b.n;
-          if (!err && typeof total === "number") b.w.synced = Math.max(b.w.synced, total);
-          else b.w.synced += b.n;
-        });
-      })
-      .catch((err: unknown) => {
-        opts.log?.debug({ err }, "admission sync failed; enforcing per replica");
-        for (const b of batch) {
-          if (windows.get(b.projectId) === b.w) {
+    const redis = opts.redis;
+    let failures = 0;
+    let firstError: unknown;
+    syncing = Promise.all(
+      batch.map((b) =>
+        runScript(redis, ADD_SCRIPT, [`${prefix}{${b.projectId}}:${b.w.second}`], [b.n]).then(
+          (total) => {
+            if (windows.get(b.projectId) !== b.w) return; // the window rolled over meanwhile
+            b.w.pending -= b.n;
+            b.w.synced = Math.max(b.w.synced, Number(total));
+          },
+          (err: unknown) => {
+            failures++;
+            firstError ??= err;
+            if (windows.get(b.projectId) !== b.w) return;
             b.w.pending -= b.n;
             b.w.synced += b.n;
-          }
-        }
+          },
+        ),
+      ),
+    )
+      .then(() => {
+        if (failures > 0) syncFailed(firstError, failures);
       })
       .finally(() => {
         syncing = null;

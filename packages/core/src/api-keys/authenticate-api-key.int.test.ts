@@ -1,6 +1,5 @@
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
-import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidationBus } from "../cache/invalidating-cache";
@@ -16,22 +15,16 @@ import { revokeApiKey } from "./revoke-api-key";
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
 const sys = systemCtx({ db, config, log: pino({ level: "silent" }) });
-const clients: Redis[] = [];
 const buses: InvalidationBus[] = [];
-const redis = () => {
-  const r = new Redis(config.REDIS_URL);
-  clients.push(r);
-  return r;
-};
 async function replica() {
-  const bus = new InvalidationBus({ publisher: redis(), subscriber: redis() });
+  const bus = InvalidationBus.fromTarget(config);
   await bus.start();
   buses.push(bus);
   return bus;
 }
 afterAll(async () => {
   for (const b of buses) await b.stop();
-  await Promise.all(clients.map((c) => c.quit()));
+
   await db.$disconnect();
 });
 

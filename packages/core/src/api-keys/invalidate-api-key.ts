@@ -1,19 +1,19 @@
-import type { Config } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient, publishOn, type RedisClient, type RedisTarget } from "@breakwater/queue";
 import { INVALIDATION_CHANNEL } from "../cache/invalidating-cache";
 
 /** Name of the in-process API-key cache on the invalidation bus. */
 export const API_KEY_CACHE = "api_keys";
 
-const publishers = new Map<string, Redis>();
+const publishers = new Map<string, RedisClient>();
 
 /** A process-wide publisher for contexts that carry config but no Redis client (dashboard, CLI). */
-export function sharedPublisher(url: string): Redis {
-  let r = publishers.get(url);
+export function sharedPublisher(target: RedisTarget): RedisClient {
+  const id = JSON.stringify([target.REDIS_URL, target.REDIS_CLUSTER_NODES ?? null]);
+  let r = publishers.get(id);
   if (!r) {
-    r = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+    r = createRedisClient(target, "publisher", { connectionName: "breakwater-publisher" });
     r.on("error", () => undefined); // surfaced through the failed publish
-    publishers.set(url, r);
+    publishers.set(id, r);
   }
   return r;
 }
@@ -23,13 +23,13 @@ export function sharedPublisher(url: string): Redis {
  * context's Redis, else a shared connection to the configured Redis; a no-op with neither.
  */
 export async function publishInvalidation(
-  deps: { redis?: Redis; config?: Pick<Config, "REDIS_URL"> },
+  deps: { redis?: RedisClient; config?: RedisTarget },
   cache: string,
   key: string,
 ): Promise<void> {
-  const redis = deps.redis ?? (deps.config ? sharedPublisher(deps.config.REDIS_URL) : undefined);
+  const redis = deps.redis ?? (deps.config ? sharedPublisher(deps.config) : undefined);
   if (!redis) return;
-  await redis.publish(INVALIDATION_CHANNEL, `${cache}\n${key}`);
+  await publishOn(redis, INVALIDATION_CHANNEL, `${cache}\n${key}`);
 }
 
 /**
@@ -37,7 +37,7 @@ export async function publishInvalidation(
  * edited key stops authenticating everywhere within one pub/sub hop.
  */
 export async function invalidateApiKey(
-  deps: { redis?: Redis; config?: Pick<Config, "REDIS_URL"> },
+  deps: { redis?: RedisClient; config?: RedisTarget },
   keyHash: string,
 ): Promise<void> {
   await publishInvalidation(deps, API_KEY_CACHE, keyHash);

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import type { InvalidationBus } from "../cache/invalidating-cache";
 import type { Deps } from "../context";
 import type { BudgetPricing } from "./budget-pricing";
@@ -8,7 +8,7 @@ import type { BudgetPricing } from "./budget-pricing";
  * pricing, and the invalidation bus that keeps every replica's runtime cache fresh.
  */
 export interface BudgetDeps extends Deps {
-  redis: Redis;
+  redis: RedisClient;
   pricing: BudgetPricing;
   bus?: InvalidationBus;
 }

@@ -26,7 +26,7 @@ const ready = (r: Redis) => new Promise((res) => (r.status === "ready" ? res(nul
 
 describe("the budget Redis client's command deadline", () => {
   it("rejects every command a hung server leaves unanswered after the deadline, then works again", async () => {
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
     redis.on("error", () => undefined);
     try {
       await ready(redis);
@@ -63,7 +63,7 @@ describe("the budget Redis client's command deadline", () => {
   });
 
   it("leaves answered commands alone, however many are in flight", async () => {
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
     try {
       await ready(redis);
       const replies = await Promise.all(Array.from({ length: 20_000 }, (_, i) => redis.echo(String(i))));
@@ -77,7 +77,7 @@ describe("the budget Redis client's command deadline", () => {
   });
 
   it("rejects each command of a steady stream to a hung server at its own deadline", async () => {
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
     redis.on("error", () => undefined);
     try {
       await ready(redis);
@@ -112,7 +112,7 @@ describe("the budget Redis client's command deadline", () => {
     // window made each young-generation GC copy thousands of them under load.
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
     try {
       await ready(redis);
       const refs: WeakRef<Command>[] = [];
@@ -133,7 +133,7 @@ describe("the budget Redis client's command deadline", () => {
   });
 
   it("honours a deadline given as commandTimeout", async () => {
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { commandTimeout: 150 });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { commandTimeout: 150 }) as Redis;
     redis.on("error", () => undefined);
     try {
       await ready(redis);
@@ -148,7 +148,7 @@ describe("the budget Redis client's command deadline", () => {
   });
 
   it("still bounds commands whose batched write went out corked", async () => {
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
     redis.on("error", () => undefined);
     try {
       await ready(redis);
@@ -195,7 +195,7 @@ describe("auto-pipelining of the budget Redis client", () => {
   };
 
   it("sends the commands of one event-loop turn in one write, and answers each in order", async () => {
-    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
     try {
       await ready(redis);
       const counts = spyWrites(redis);
@@ -220,7 +220,7 @@ describe("the auto-pipelined budget client across a Redis outage", () => {
 
   it("fails fast while Redis is down and answers again once it is back", async () => {
     outage = await startPrivateRedis();
-    const redis = createBudgetRedis(outage.url, { enableAutoPipelining: true });
+    const redis = createBudgetRedis(outage.url, { enableAutoPipelining: true }) as Redis;
     redis.on("error", () => undefined);
     try {
       await ready(redis);

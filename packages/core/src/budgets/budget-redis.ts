@@ -1,4 +1,5 @@
-import { type Command, Redis, type RedisOptions } from "ioredis";
+import { createRedisClient, isCluster, type RedisClient, type RedisTarget } from "@breakwater/queue";
+import type { Command, Redis, RedisOptions } from "ioredis";
 import { DomainError } from "../errors";
 
 /**
@@ -76,7 +77,7 @@ class CommandWatchdog {
 }
 
 // Clients whose every command is bounded by a watchdog (see createBudgetRedis).
-const watched = new WeakSet<Redis>();
+const watched = new WeakSet<RedisClient>();
 
 /**
  * A Redis client for the budget hot path: no offline queue and no per-request retries, so while
@@ -90,20 +91,41 @@ const watched = new WeakSet<Redis>();
  * per-batch Pipeline object, extra promise and nextTick per command (about 14 µs of Node CPU per
  * budget check under load). Replies are matched to commands exactly as for unbatched commands.
  */
-export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
+export function createBudgetRedis(target: RedisTarget | string, opts: RedisOptions = {}): RedisClient {
   const { commandTimeout = BUDGET_REDIS_COMMAND_TIMEOUT_MS, enableAutoPipelining = false, ...rest } = opts;
-  const redis = new Redis(url, {
-    connectTimeout: 1_000,
-    retryStrategy: (times) => Math.min(50 * times, 1_000),
-    ...rest,
-    // Not overridable: the deadline watchdog sees only commands written to the socket; a queued
-    // or retried command would sit outside it.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
+  const t: RedisTarget = typeof target === "string" ? { REDIS_URL: target } : target;
+  const client = createRedisClient(t, "budget", {
+    connectionName: "breakwater-budget",
+    options: {
+      ...rest,
+      // Not overridable: the deadline watchdog sees only commands written to the socket; a queued
+      // or retried command would sit outside it.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    },
   });
+  if (!isCluster(client)) {
+    fastPath(client, commandTimeout, enableAutoPipelining);
+    if (commandTimeout > 0) watched.add(client);
+    return client;
+  }
+  // A cluster routes each command to its slot's master, one ioredis connection per node: the corked
+  // writes and the deadline watchdog work per node connection, as on a standalone client. The
+  // cluster itself is not marked self-bounded: its own waits (a redirection, TRYAGAIN,
+  // CLUSTERDOWN) happen between node sends, so callers keep a deadline of their own (withRedis).
+  client.on("+node", (node: Redis) => fastPath(node, commandTimeout, enableAutoPipelining));
+  for (const node of client.nodes("all")) fastPath(node, commandTimeout, enableAutoPipelining);
+  return client;
+}
+
+const patched = new WeakSet<Redis>();
+
+/** Puts the corked writes and the deadline watchdog on one connection (once). */
+function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: boolean): void {
+  if (patched.has(redis)) return;
+  patched.add(redis);
   const watchdog = commandTimeout > 0 ? new CommandWatchdog(redis, commandTimeout) : null;
-  if (watchdog) watched.add(redis);
-  if (!watchdog && !enableAutoPipelining) return redis;
+  if (!watchdog && !enableAutoPipelining) return;
 
   let corked: Redis["stream"] | null = null;
   const uncork = () => {
@@ -123,14 +145,14 @@ export function createBudgetRedis(url: string, opts: RedisOptions = {}): Redis {
     if (watchdog && !command.isSettled) watchdog.track(command);
     return result;
   };
-  return redis;
 }
 
 /**
  * True for a client whose every command fails fast on its own: no offline queue, and a command
  * deadline (the budget client's watchdog or ioredis's commandTimeout).
  */
-export function isSelfBounded(redis: Redis): boolean {
+export function isSelfBounded(redis: RedisClient): boolean {
+  if (isCluster(redis)) return false;
   return (
     redis.options.enableOfflineQueue === false &&
     (watched.has(redis) || (redis.options.commandTimeout ?? 0) > 0)
@@ -155,7 +177,7 @@ export function budgetUnavailable(cause?: unknown): DomainError {
  * cannot make a check hang past `timeoutMs`.
  */
 export async function withRedis<T>(
-  redis: Redis,
+  redis: RedisClient,
   work: () => Promise<T>,
   timeoutMs = BUDGET_REDIS_COMMAND_TIMEOUT_MS,
 ): Promise<T> {

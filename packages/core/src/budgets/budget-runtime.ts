@@ -1,6 +1,5 @@
-import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
-import type { Redis } from "ioredis";
+import { publishOn, type RedisClient, type RedisTarget } from "@breakwater/queue";
 import type { Logger } from "pino";
 import { publishInvalidation } from "../api-keys/invalidate-api-key";
 import { INVALIDATION_CHANNEL, InvalidatingCache, InvalidationBus } from "../cache/invalidating-cache";
@@ -165,9 +164,9 @@ export async function invalidateProjectBudget(
     | {
         db: PrismaClient;
         bus?: InvalidationBus;
-        redis?: Redis;
+        redis?: RedisClient;
         log?: Logger;
-        config?: Pick<Config, "REDIS_URL">;
+        config?: RedisTarget;
       },
   projectId: string,
 ): Promise<void> {
@@ -179,7 +178,7 @@ export async function invalidateProjectBudget(
   try {
     if (target.bus) await target.bus.publish(BUDGET_RUNTIME_CACHE, projectId);
     else if (target.redis)
-      await target.redis.publish(INVALIDATION_CHANNEL, `${BUDGET_RUNTIME_CACHE}\n${projectId}`);
+      await publishOn(target.redis, INVALIDATION_CHANNEL, `${BUDGET_RUNTIME_CACHE}\n${projectId}`);
     else await publishInvalidation(target, BUDGET_RUNTIME_CACHE, projectId);
   } catch (err) {
     target.log?.warn({ err, projectId }, "budget runtime invalidation not published");

@@ -1,4 +1,3 @@
-import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { InvalidationBus } from "../cache/invalidating-cache";
 import type { Ctx } from "../context";
@@ -200,9 +199,7 @@ describe("budget settings", () => {
 
   it("reaches another replica's budget check within a second (the dashboard has no Redis client of its own)", async () => {
     const { org, projectId } = await project({ mode: "hard_deny", limits: { monthly: 100 } });
-    const publisher = new Redis(env.config.REDIS_URL);
-    const subscriber = new Redis(env.config.REDIS_URL);
-    const bus = new InvalidationBus({ publisher, subscriber });
+    const bus = InvalidationBus.fromTarget(env.config);
     await bus.start();
     const replicaB: BudgetDeps = { ...env.deps, bus };
     try {
@@ -225,8 +222,6 @@ describe("budget settings", () => {
       expect(Date.now() - changedAt).toBeLessThan(1_000);
     } finally {
       await bus.stop();
-      publisher.disconnect();
-      subscriber.disconnect();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Command, type Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
+import { Command } from "ioredis";
 import { asBudgetUnavailable, budgetUnavailable, isSelfBounded, withRedis } from "./budget-redis";
 
 /**
@@ -450,9 +451,22 @@ export interface LuaScript {
   sha: string;
 }
 
-function script(name: string, body: string, withCommon = true): LuaScript {
-  const source = withCommon ? COMMON + body : body;
+/**
+ * The first line of every script Breakwater sends. With a shebang, Redis 7 treats a script as a
+ * function-style script: on a cluster it refuses any key outside the slot of the declared KEYS
+ * (no `allow-cross-slot-keys` flag), so a script that strays from its project's hash tag fails in
+ * tests instead of silently working on one node and failing on another in production.
+ */
+export const LUA_SHEBANG = "#!lua\n";
+
+/** A script from its body: shebang first, its sha1 computed once for EVALSHA. */
+export function luaScript(name: string, body: string): LuaScript {
+  const source = LUA_SHEBANG + body;
   return { name, source, sha: createHash("sha1").update(source).digest("hex") };
+}
+
+function script(name: string, body: string, withCommon = true): LuaScript {
+  return luaScript(name, withCommon ? COMMON + body : body);
 }
 
 export const CHECK_SCRIPT = script("check", AMOUNTS + CHECK_BODY, false);
@@ -466,7 +480,7 @@ export const UNLOCK_SCRIPT = script("unlock", UNLOCK_BODY, false);
  * (NOSCRIPT after a restart or SCRIPT FLUSH) a second EVAL that also caches it server-side.
  */
 export async function runScript(
-  redis: Redis,
+  redis: RedisClient,
   s: LuaScript,
   keys: string[],
   args: (string | number)[],
@@ -507,7 +521,7 @@ const throwBudgetUnavailable = (err: unknown): never => {
  * chains one handler onto the command's promise instead of three async frames and a closure.
  */
 export function runBudgetScript(
-  redis: Redis,
+  redis: RedisClient,
   s: LuaScript,
   keys: string[],
   args: string[],

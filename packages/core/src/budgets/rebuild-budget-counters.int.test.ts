@@ -216,7 +216,7 @@ describe("Redis outages", () => {
     let redis: Redis;
     beforeAll(async () => {
       server = await startPrivateRedis();
-      redis = createBudgetRedis(server.url);
+      redis = createBudgetRedis(server.url) as Redis;
       redis.on("error", () => undefined);
       await new Promise((r) => redis.once("ready", r));
     });

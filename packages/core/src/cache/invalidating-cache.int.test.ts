@@ -1,12 +1,12 @@
 import { parseConfig } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient, masterNodes, type RedisClient, whenReady } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { InvalidatingCache, InvalidationBus } from "./invalidating-cache";
 
 const config = parseConfig(process.env);
-const clients: Redis[] = [];
+const clients: RedisClient[] = [];
 const redis = () => {
-  const r = new Redis(config.REDIS_URL, { lazyConnect: false });
+  const r = createRedisClient(config, "publisher");
   clients.push(r);
   return r;
 };
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function replica(name: string, source: Map<string, string>) {
-  const bus = new InvalidationBus({ publisher: redis(), subscriber: redis() });
+  const bus = InvalidationBus.fromTarget(config);
   await bus.start();
   let loads = 0;
   const cache = new InvalidatingCache<string | undefined>({
@@ -31,6 +31,31 @@ async function replica(name: string, source: Map<string, string>) {
 }
 
 describe("InvalidatingCache across replicas", () => {
+  it("clears every cache within 1 s when the pub/sub connection is killed (messages in the gap are lost)", async () => {
+    const name = `test-${Math.random().toString(36).slice(2)}`;
+    const source = new Map([["k", "v1"]]);
+    const b = await replica(name, source);
+    expect(await b.cache.get("k")).toBe("v1");
+    // What a proxy restart, a failover or `CLIENT KILL TYPE pubsub` does, on every master.
+    const admin = redis();
+    expect(await whenReady(admin, 5_000)).toBe(true);
+    let killed = 0;
+    for (const node of masterNodes(admin))
+      killed += Number(await node.call("CLIENT", "KILL", "TYPE", "pubsub"));
+    expect(killed).toBeGreaterThan(0);
+    const started = Date.now();
+    await vi.waitFor(() => expect(b.cache.peek("k")).toBeUndefined(), { timeout: 1000, interval: 5 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Subscribed again: an invalidation from another replica still arrives.
+    const a = await replica(name, source);
+    expect(await b.cache.get("k")).toBe("v1");
+    source.set("k", "v2");
+    await a.cache.invalidate("k");
+    await vi.waitFor(() => expect(b.cache.peek("k")).toBeUndefined(), { timeout: 1000, interval: 5 });
+    await a.bus.stop();
+    await b.bus.stop();
+  });
+
   it("serves hits from memory and drops a key on every replica within a second", async () => {
     const name = `test-${Math.random().toString(36).slice(2)}`;
     const source = new Map([["k", "v1"]]);

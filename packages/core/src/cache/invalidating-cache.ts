@@ -1,4 +1,10 @@
-import type { Redis } from "ioredis";
+import {
+  createRedisClient,
+  publishOn,
+  type RedisClient,
+  RedisPubSub,
+  type RedisTarget,
+} from "@breakwater/queue";
 import type { Logger } from "pino";
 
 /** Redis pub/sub channel carrying cache invalidations between replicas. */
@@ -7,36 +13,51 @@ export const INVALIDATION_CHANNEL = "bw:invalidate";
 type Handler = (key: string) => void;
 
 /**
- * Cross-replica cache invalidation over Redis pub/sub. A published invalidation applies locally at
- * once and reaches every other replica in one pub/sub hop (milliseconds). When the subscription
- * drops and comes back, every registered cache is cleared, because messages sent while
- * disconnected are lost — that keeps the "revoked everywhere within 1 s" promise across blips.
+ * Cross-replica cache invalidation over Redis pub/sub (a sharded channel on a cluster). A published
+ * invalidation applies locally at once and reaches every other replica in one pub/sub hop
+ * (milliseconds). When the subscription drops and comes back — reconnect, node restart, failover,
+ * slot moved — every registered cache is cleared, because messages sent meanwhile are lost: that
+ * keeps the "revoked everywhere within 1 s" promise across blips.
  */
 export class InvalidationBus {
   private readonly handlers = new Map<string, Handler[]>();
   private started = false;
+  private unsubscribe: (() => Promise<void>) | undefined;
 
-  constructor(private readonly opts: { publisher: Redis; subscriber: Redis; log?: Logger }) {}
+  constructor(
+    private readonly opts: { publisher: RedisClient; pubsub: RedisPubSub; log?: Logger; owned?: boolean },
+  ) {}
+
+  /** A bus with Redis clients of its own for `target` (closed by stop()). */
+  static fromTarget(target: RedisTarget, log?: Logger): InvalidationBus {
+    const publisher = createRedisClient(target, "publisher", { connectionName: "breakwater-invalidation" });
+    publisher.on("error", () => undefined); // surfaced through the failed publish
+    return new InvalidationBus({
+      publisher,
+      pubsub: new RedisPubSub({ target, client: publisher, log }),
+      log,
+      owned: true,
+    });
+  }
 
   /** Subscribes; resolves once the subscription is active. */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const { subscriber } = this.opts;
-    subscriber.on("message", (channel: string, message: string) => {
-      if (channel !== INVALIDATION_CHANNEL) return;
-      const sep = message.indexOf("\n");
-      if (sep < 0) return;
-      this.apply(message.slice(0, sep), message.slice(sep + 1));
-    });
-    let first = true;
-    subscriber.on("ready", () => {
-      // ioredis re-subscribes by itself after a reconnect; what we missed meanwhile is unknown.
-      if (!first) this.clearAll();
-      first = false;
-    });
-    await subscriber.subscribe(INVALIDATION_CHANNEL);
-    first = false;
+    try {
+      this.unsubscribe = await this.opts.pubsub.subscribe(
+        INVALIDATION_CHANNEL,
+        (message) => {
+          const sep = message.indexOf("\n");
+          if (sep < 0) return;
+          this.apply(message.slice(0, sep), message.slice(sep + 1));
+        },
+        () => this.clearAll(),
+      );
+    } catch (err) {
+      this.started = false;
+      throw err;
+    }
   }
 
   register(cache: string, onInvalidate: Handler): void {
@@ -48,13 +69,19 @@ export class InvalidationBus {
   /** Invalidates `key` (or "*" for everything) of `cache` here and on every replica. */
   async publish(cache: string, key: string): Promise<void> {
     this.apply(cache, key);
-    await this.opts.publisher.publish(INVALIDATION_CHANNEL, `${cache}\n${key}`);
+    await publishOn(this.opts.publisher, INVALIDATION_CHANNEL, `${cache}\n${key}`);
   }
 
   async stop(): Promise<void> {
-    if (!this.started) return;
+    const wasStarted = this.started;
     this.started = false;
-    await this.opts.subscriber.unsubscribe(INVALIDATION_CHANNEL).catch(() => undefined);
+    const off = this.unsubscribe;
+    this.unsubscribe = undefined;
+    if (wasStarted) await off?.().catch(() => undefined);
+    if (this.opts.owned) {
+      await this.opts.pubsub.close();
+      await this.opts.publisher.quit().catch(() => this.opts.publisher.disconnect());
+    }
   }
 
   private apply(cache: string, key: string): void {

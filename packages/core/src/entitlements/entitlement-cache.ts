@@ -1,6 +1,5 @@
-import type { Config } from "@breakwater/config";
 import type { PrismaClient } from "@breakwater/db";
-import type { Redis } from "ioredis";
+import type { RedisClient, RedisTarget } from "@breakwater/queue";
 import type { Logger } from "pino";
 import { publishInvalidation } from "../api-keys/invalidate-api-key";
 import { InvalidatingCache, type InvalidationBus } from "../cache/invalidating-cache";
@@ -85,7 +84,7 @@ export type EntitlementScope = { projectId: string } | { organizationId: string 
  * (rare, and one reload per project per replica is cheap).
  */
 export async function invalidateEntitlements(
-  deps: { redis?: Redis; config?: Pick<Config, "REDIS_URL"> },
+  deps: { redis?: RedisClient; config?: RedisTarget },
   scope: EntitlementScope,
 ): Promise<void> {
   const key = typeof scope === "object" && "projectId" in scope ? scope.projectId : "*";

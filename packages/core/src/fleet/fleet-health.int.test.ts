@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseConfig, processEnv } from "@breakwater/config";
-import { Redis } from "ioredis";
+import { createRedisClient, masterNodes, whenReady } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
@@ -10,9 +10,9 @@ import { getProviderHealth } from "./get-provider-health";
 import { recordBreakerReport } from "./record-breaker-report";
 
 const config = parseConfig(processEnv());
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+const redis = createRedisClient(config, "publisher");
 const deps = { ...testDeps({ BREAKER_STALE_SECONDS: "180" }), redis };
-const hub = new FleetLiveHub({ redisUrl: config.REDIS_URL, log: deps.log });
+const hub = new FleetLiveHub({ redis: config, log: deps.log });
 afterAll(async () => {
   await hub.close();
   redis.disconnect();
@@ -192,5 +192,20 @@ describe("fleet health", () => {
     expect(seenA).toHaveLength(2);
     offA();
     offB();
+  });
+
+  it("tells every live page to refetch when the replica's subscription comes back after a drop", async () => {
+    const a = await seedProject(deps, "team");
+    let gaps = 0;
+    const off = await hub.subscribe(
+      a.org.id,
+      () => undefined,
+      3_000,
+      () => gaps++,
+    );
+    expect(await whenReady(redis, 5_000)).toBe(true);
+    for (const node of masterNodes(redis)) await node.call("CLIENT", "KILL", "TYPE", "pubsub");
+    await vi.waitFor(() => expect(gaps).toBe(1), { timeout: 1_000, interval: 10 });
+    off();
   });
 });

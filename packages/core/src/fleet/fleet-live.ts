@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@breakwater/db";
-import { Redis } from "ioredis";
+import { publishOn, type RedisClient, RedisPubSub, type RedisTarget } from "@breakwater/queue";
 import type { Logger } from "pino";
 import type { CircuitState } from "./record-breaker-report";
 
@@ -37,7 +37,7 @@ export async function projectOrganization(db: PrismaClient, projectId: string): 
  * its stream reconnects, so a Redis failure never fails the report that caused it.
  */
 export async function publishFleetChanges(
-  deps: { db: PrismaClient; redis?: Redis; log: Logger },
+  deps: { db: PrismaClient; redis?: RedisClient; log: Logger },
   changes: Omit<FleetChange, "organizationId" | "at">[],
 ): Promise<void> {
   if (!deps.redis || changes.length === 0) return;
@@ -47,7 +47,7 @@ export async function publishFleetChanges(
       const organizationId = await projectOrganization(deps.db, c.projectId);
       if (!organizationId) continue;
       const msg: FleetChange = { organizationId, ...c, at };
-      await deps.redis.publish(FLEET_CHANNEL, JSON.stringify(msg));
+      await publishOn(deps.redis, FLEET_CHANNEL, JSON.stringify(msg));
     }
   } catch (err) {
     deps.log.warn({ err }, "fleet change not published");
@@ -62,34 +62,43 @@ export type FleetListener = (change: FleetChange) => void;
  */
 export class FleetLiveHub {
   private readonly byOrg = new Map<string, Set<FleetListener>>();
-  private subscriber: Redis | undefined;
+  private readonly gapListeners = new Set<() => void>();
+  private subscriber: RedisPubSub | undefined;
   private starting: Promise<void> | undefined;
 
-  constructor(private readonly opts: { redisUrl: string; log: Logger }) {}
+  constructor(private readonly opts: { redis: RedisTarget; log: Logger }) {}
 
   private start(): Promise<void> {
     this.starting ??= (async () => {
-      const sub = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
-      sub.on("error", (err) => this.opts.log.debug({ err }, "fleet pub/sub Redis error"));
-      sub.on("message", (channel: string, message: string) => {
-        if (channel !== FLEET_CHANNEL) return;
-        let change: FleetChange;
-        try {
-          change = JSON.parse(message) as FleetChange;
-        } catch {
-          return;
-        }
-        const listeners = this.byOrg.get(change.organizationId);
-        if (!listeners) return;
-        for (const l of listeners) l(change);
+      const sub = new RedisPubSub({
+        target: this.opts.redis,
+        log: this.opts.log,
+        connectionName: "breakwater-fleet-live",
       });
       this.subscriber = sub;
-      await sub.subscribe(FLEET_CHANNEL);
+      await sub.subscribe(
+        FLEET_CHANNEL,
+        (message) => {
+          let change: FleetChange;
+          try {
+            change = JSON.parse(message) as FleetChange;
+          } catch {
+            return;
+          }
+          const listeners = this.byOrg.get(change.organizationId);
+          if (!listeners) return;
+          for (const l of listeners) l(change);
+        },
+        () => {
+          // Changes published while the subscription was down are lost: every page refetches.
+          for (const g of this.gapListeners) g();
+        },
+      );
     })().catch((err: unknown) => {
       this.starting = undefined;
       const s = this.subscriber;
       this.subscriber = undefined;
-      s?.disconnect();
+      void s?.close();
       throw err;
     });
     return this.starting;
@@ -99,7 +108,12 @@ export class FleetLiveHub {
    * Resolves once the subscription is active; the returned function removes the listener. Rejects
    * after `timeoutMs` when Redis does not answer, so a page falls back to polling instead of waiting.
    */
-  async subscribe(organizationId: string, listener: FleetListener, timeoutMs = 3_000): Promise<() => void> {
+  async subscribe(
+    organizationId: string,
+    listener: FleetListener,
+    timeoutMs = 3_000,
+    onGap?: () => void,
+  ): Promise<() => void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
@@ -114,7 +128,9 @@ export class FleetLiveHub {
     const set = this.byOrg.get(organizationId) ?? new Set<FleetListener>();
     set.add(listener);
     this.byOrg.set(organizationId, set);
+    if (onGap) this.gapListeners.add(onGap);
     return () => {
+      if (onGap) this.gapListeners.delete(onGap);
       set.delete(listener);
       if (set.size === 0 && this.byOrg.get(organizationId) === set) this.byOrg.delete(organizationId);
     };
@@ -125,6 +141,7 @@ export class FleetLiveHub {
     this.subscriber = undefined;
     this.starting = undefined;
     this.byOrg.clear();
-    if (s) await s.quit().catch(() => s.disconnect());
+    this.gapListeners.clear();
+    if (s) await s.close();
   }
 }

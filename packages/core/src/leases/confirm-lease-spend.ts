@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import { BUDGET_TIMINGS } from "../budgets/budget-deps";
 import { withRedis } from "../budgets/budget-redis";
 import { runScript } from "../budgets/lua";
@@ -17,7 +17,7 @@ const MAX_SCRIPT_NANOS = BigInt(Number.MAX_SAFE_INTEGER);
  * settles (its claim is gone, so all of the spend is beyond it).
  */
 export async function confirmLeaseSpend(
-  deps: { redis: Redis },
+  deps: { redis: RedisClient },
   input: { projectId: string; leaseId: string; callId: string; costNanos: bigint; tokens: number },
 ): Promise<"settled" | "duplicate" | "not_found"> {
   const nowMs = Date.now();

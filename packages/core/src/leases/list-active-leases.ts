@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import { withRedis } from "../budgets/budget-redis";
 import { leaseKeys } from "./lease-keys";
 
@@ -15,7 +15,7 @@ export interface ActiveLease {
 
 /** The project's live leases, soonest to expire first (at most `limit`), read from Redis. */
 export async function listActiveLeases(
-  deps: { redis: Redis },
+  deps: { redis: RedisClient },
   projectId: string,
   limit = 200,
 ): Promise<ActiveLease[]> {

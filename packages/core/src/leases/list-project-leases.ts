@@ -1,35 +1,23 @@
-import type { Redis } from "ioredis";
+import { type RedisClient, type RedisTarget, whenReady } from "@breakwater/queue";
 import { createBudgetRedis } from "../budgets/budget-redis";
 import type { Ctx } from "../context";
 import { getProject } from "../tenancy/list-tenancy";
 import { type ActiveLease, listActiveLeases } from "./list-active-leases";
 
-const globalForLeases = globalThis as unknown as { __breakwaterLeaseRedis?: Map<string, Redis> };
+const globalForLeases = globalThis as unknown as { __breakwaterLeaseRedis?: Map<string, RedisClient> };
 
-/** A fail-fast budget Redis client per URL, for processes whose deps carry none (the dashboard). */
-function leaseRedis(url: string): Redis {
+/** A fail-fast budget Redis client per target, for processes whose deps carry none (the dashboard). */
+async function leaseRedis(target: RedisTarget): Promise<RedisClient> {
   globalForLeases.__breakwaterLeaseRedis ??= new Map();
-  let client = globalForLeases.__breakwaterLeaseRedis.get(url);
+  const id = JSON.stringify([target.REDIS_URL, target.REDIS_CLUSTER_NODES ?? null]);
+  let client = globalForLeases.__breakwaterLeaseRedis.get(id);
   if (!client) {
-    client = createBudgetRedis(url);
+    client = createBudgetRedis(target);
     client.on("error", () => {}); // reconnects by itself; reads answer BUDGET_UNAVAILABLE meanwhile
-    globalForLeases.__breakwaterLeaseRedis.set(url, client);
+    globalForLeases.__breakwaterLeaseRedis.set(id, client);
   }
-  return client;
-}
-
-/** Waits (bounded) for a fresh client's connection: its commands fail fast until then. */
-async function connected(client: Redis, ms = 1_000): Promise<Redis> {
-  if (client.status === "ready") return client;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      client.off("ready", done);
-      resolve();
-    }
-    client.once("ready", done);
-  });
+  // Waits (bounded) for a fresh client's connection: its commands fail fast until then.
+  await whenReady(client, 1_000);
   return client;
 }
 
@@ -39,8 +27,5 @@ async function connected(client: Redis, ms = 1_000): Promise<Redis> {
  */
 export async function listProjectLeases(ctx: Ctx, projectId: string): Promise<ActiveLease[]> {
   await getProject(ctx, projectId);
-  return listActiveLeases(
-    { redis: ctx.redis ?? (await connected(leaseRedis(ctx.config.REDIS_URL))) },
-    projectId,
-  );
+  return listActiveLeases({ redis: ctx.redis ?? (await leaseRedis(ctx.config)) }, projectId);
 }

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { HOLDS, type LuaScript } from "../budgets/lua";
+import { HOLDS, type LuaScript, luaScript } from "../budgets/lua";
 
 /**
  * Lua scripts of run leases. Each is one atomic step on one project's keys (one cluster slot: the
@@ -350,8 +349,7 @@ return 'settled'
 `;
 
 function script(name: string, body: string): LuaScript {
-  const source = LEASE_COMMON + body;
-  return { name, source, sha: createHash("sha1").update(source).digest("hex") };
+  return luaScript(name, LEASE_COMMON + body);
 }
 
 export const GRANT_LEASE_SCRIPT = script("lease-grant", GRANT_BODY);

@@ -1,6 +1,6 @@
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
-import { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import { pino } from "pino";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { InvalidationBus } from "../cache/invalidating-cache";
@@ -21,13 +21,10 @@ const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
 const sys = systemCtx({ db, config, log: pino({ level: "silent" }) }, "operator-test");
 const operator: Ctx = { ...sys, actor: { type: "user", userId: "user_operator", isOperator: true } };
-const clients: Redis[] = [];
+const clients: RedisClient[] = [];
 const buses: InvalidationBus[] = [];
 async function replica() {
-  const publisher = new Redis(config.REDIS_URL);
-  const subscriber = new Redis(config.REDIS_URL);
-  clients.push(publisher, subscriber);
-  const bus = new InvalidationBus({ publisher, subscriber });
+  const bus = InvalidationBus.fromTarget(config);
   await bus.start();
   buses.push(bus);
   return bus;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
-import { Redis } from "ioredis";
+import { createRedisClient, type RedisClient, RedisPubSub } from "@breakwater/queue";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Ctx, systemCtx } from "../context";
@@ -16,11 +16,17 @@ import { PriceCatalogueHolder, subscribeToPriceCatalogueChanges } from "./price-
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
 const log = pino({ level: "silent" });
-const clients: Redis[] = [];
+const clients: RedisClient[] = [];
 const redis = () => {
-  const r = new Redis(config.REDIS_URL);
+  const r = createRedisClient(config, "publisher");
   clients.push(r);
   return r;
+};
+const pubsubs: RedisPubSub[] = [];
+const pubsub = () => {
+  const p = new RedisPubSub({ target: config });
+  pubsubs.push(p);
+  return p;
 };
 const publisher = redis();
 const sys = systemCtx({ db, config, log, redis: publisher }, "price-cards-test");
@@ -31,6 +37,7 @@ const operator: Ctx = {
 const member: Ctx = { ...sys, actor: { type: "user", userId: "user_price_test_member", isOperator: false } };
 afterAll(async () => {
   await Promise.all(clients.map((r) => r.quit()));
+  await Promise.all(pubsubs.map((p) => p.close()));
   await db.$disconnect();
 });
 
@@ -203,7 +210,7 @@ describe("price card editing", () => {
     );
     const load = () => loadLivePriceCatalogue(db);
     const holders = [await PriceCatalogueHolder.create(load), await PriceCatalogueHolder.create(load)];
-    for (const h of holders) await subscribeToPriceCatalogueChanges(redis(), h, { log });
+    for (const h of holders) await subscribeToPriceCatalogueChanges(pubsub(), h, { log });
     const chain = {
       provider: "openai_compatible" as const,
       model,

@@ -45,7 +45,7 @@ function toDto(row: PriceCard): PriceCardDto {
 export async function announcePriceCatalogueChange(
   deps: Pick<Deps, "redis" | "config" | "log">,
 ): Promise<void> {
-  const publisher = deps.redis ?? sharedPublisher(deps.config.REDIS_URL);
+  const publisher = deps.redis ?? sharedPublisher(deps.config);
   await publishPriceCatalogueChange(publisher).catch((err: unknown) =>
     deps.log.error({ err }, "announcing a price catalogue edit failed; replicas reload on reconnect"),
   );

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import { publishOn, type RedisClient, type RedisPubSub } from "@breakwater/queue";
 import type { Logger } from "pino";
 import type { PriceCatalogue } from "./price-catalogue";
 
@@ -55,20 +55,20 @@ export class PriceCatalogueHolder {
 
 /** Tells every replica that the stored catalogue changed (call after committing an edit). */
 export async function publishPriceCatalogueChange(
-  publisher: Redis,
+  publisher: RedisClient,
   channel = PRICE_CATALOGUE_CHANNEL,
 ): Promise<void> {
-  await publisher.publish(channel, String(Date.now()));
+  await publishOn(publisher, channel, String(Date.now()));
 }
 
 /**
- * Re-prices on every announced edit: subscribes `subscriber` (a connection dedicated to pub/sub)
- * and refreshes the holder on each message, and after every reconnect — messages published while
- * the connection was down are lost, so a reconnect is treated as "something may have changed".
- * Resolves once subscribed; the returned function unsubscribes.
+ * Re-prices on every announced edit: subscribes through `pubsub` and refreshes the holder on each
+ * message, and after every re-subscription — messages published while the subscription was down
+ * are lost, so a gap is treated as "something may have changed". Resolves once subscribed; the
+ * returned function unsubscribes.
  */
 export async function subscribeToPriceCatalogueChanges(
-  subscriber: Redis,
+  pubsub: RedisPubSub,
   holder: PriceCatalogueHolder,
   opts: { channel?: string; log?: Logger } = {},
 ): Promise<() => Promise<void>> {
@@ -80,20 +80,12 @@ export async function subscribeToPriceCatalogueChanges(
         opts.log?.error({ err, why }, "price catalogue reload failed; keeping the previous one"),
       );
   };
-  const onMessage = (ch: string) => {
-    if (ch === channel) reload("edit announced");
-  };
-  let subscribed = false;
-  const onReady = () => {
-    if (subscribed) reload("pub/sub reconnected");
-  };
-  subscriber.on("message", onMessage);
-  subscriber.on("ready", onReady);
-  await subscriber.subscribe(channel);
-  subscribed = true;
+  const off = await pubsub.subscribe(
+    channel,
+    () => reload("edit announced"),
+    () => reload("pub/sub re-subscribed"),
+  );
   return async () => {
-    subscriber.off("message", onMessage);
-    subscriber.off("ready", onReady);
-    await subscriber.unsubscribe(channel).catch(() => undefined);
+    await off().catch(() => undefined);
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { parseConfig } from "@breakwater/config";
 import { createDb } from "@breakwater/db";
-import { Redis } from "ioredis";
+import { createRedisClient, type RedisClient, RedisPubSub } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { SEED_PRICE_CARDS } from "./catalogue-seed";
 import { computePriceHints } from "./compute-price-hints";
@@ -19,14 +19,21 @@ import { canonicalCard, seedPriceCatalogue } from "./seed-price-catalogue";
 
 const config = parseConfig(process.env);
 const db = createDb(config.DATABASE_URL);
-const redisClients: Redis[] = [];
+const redisClients: RedisClient[] = [];
+const pubsubs: RedisPubSub[] = [];
+const pubsub = () => {
+  const p = new RedisPubSub({ target: config });
+  pubsubs.push(p);
+  return p;
+};
 const redis = () => {
-  const r = new Redis(config.REDIS_URL);
+  const r = createRedisClient(config, "publisher");
   redisClients.push(r);
   return r;
 };
 afterAll(async () => {
   await Promise.all(redisClients.map((r) => r.quit()));
+  await Promise.all(pubsubs.map((p) => p.close()));
   await db.$disconnect();
 });
 
@@ -153,7 +160,7 @@ describe("price catalogue in Postgres", () => {
       [0, 1].map(() => PriceCatalogueHolder.create(() => loadPriceCatalogue(db))),
     );
     const stops = await Promise.all(
-      replicas.map((h) => subscribeToPriceCatalogueChanges(redis(), h, { channel })),
+      replicas.map((h) => subscribeToPriceCatalogueChanges(pubsub(), h, { channel })),
     );
     const price = (h: PriceCatalogueHolder) =>
       h.current.resolve("openai_compatible", model)?.card.data.inputPerMtok;

@@ -1,5 +1,6 @@
-import { Redis } from "ioredis";
+import { createRedisClient, type RedisClient, type RedisTarget } from "@breakwater/queue";
 import type { Logger } from "pino";
+import { luaScript, runScript } from "../budgets/lua";
 
 /** At most `max` hits per `window` seconds. */
 export interface RateLimitRule {
@@ -17,14 +18,17 @@ export interface RateLimitDecision {
 
 // One round trip, atomic: count the hit, start the window on the first one, report what is left of it.
 // A key that lost its expiry (PTTL -1) gets one again, so a counter can never stick forever.
-const CONSUME_SCRIPT = `
+const CONSUME_SCRIPT = luaScript(
+  "rate-limit-consume",
+  `
 local n = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if n == 1 or ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
-return {n, ttl}`;
+return {n, ttl}`,
+);
 
 const MEMORY_MAX_KEYS = 10_000;
 
@@ -37,7 +41,7 @@ export class FixedWindowLimiter {
   private readonly memory = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
-    private readonly redis: Redis | undefined,
+    private readonly redis: RedisClient | undefined,
     private readonly opts: { prefix: string; log?: Logger },
   ) {}
 
@@ -47,7 +51,7 @@ export class FixedWindowLimiter {
     let ttlMs: number;
     try {
       if (!this.redis) throw new Error("no Redis");
-      const reply = (await this.redis.eval(CONSUME_SCRIPT, 1, this.redisKey(key), windowMs)) as [
+      const reply = (await runScript(this.redis, CONSUME_SCRIPT, [this.redisKey(key)], [windowMs])) as [
         number,
         number,
       ];
@@ -102,13 +106,8 @@ export class FixedWindowLimiter {
  * second (then the memory fallback) instead of hanging it, and the first requests after start do
  * not miss the counters while the connection opens.
  */
-export function rateLimitRedis(url: string): Redis {
-  return new Redis(url, {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: true,
-    commandTimeout: 1_000,
-    connectTimeout: 2_000,
+export function rateLimitRedis(target: RedisTarget | string): RedisClient {
+  return createRedisClient(typeof target === "string" ? { REDIS_URL: target } : target, "rate-limit", {
     connectionName: "breakwater-rate-limit",
-    retryStrategy: (times) => Math.min(200 * times, 2_000),
   });
 }

@@ -1,4 +1,3 @@
-import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { BudgetDeps } from "../budgets/budget-deps";
 import { checkBudget } from "../budgets/check-budget";
@@ -96,9 +95,7 @@ describe("stopping and resuming agent runs", () => {
     const { org, projectId } = await makeProject(env, { mode: "hard_deny" });
     projects.push(projectId);
     // "Replica B": its own runtime cache, fed by its own bus subscription.
-    const publisher = new Redis(env.config.REDIS_URL);
-    const subscriber = new Redis(env.config.REDIS_URL);
-    const bus = new InvalidationBus({ publisher, subscriber });
+    const bus = InvalidationBus.fromTarget(env.config);
     await bus.start();
     const replicaB: BudgetDeps = { ...env.deps, bus };
     try {
@@ -120,8 +117,6 @@ describe("stopping and resuming agent runs", () => {
       expect(Date.now() - stoppedAt).toBeLessThan(1_000);
     } finally {
       await bus.stop();
-      publisher.disconnect();
-      subscriber.disconnect();
     }
   });
 

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import { invalidateProjectBudget } from "../budgets/budget-runtime";
@@ -23,7 +23,7 @@ export interface AgentRunControlDto {
 }
 
 /** Callers that can also reach the other replicas' caches. */
-export type RunCtx = Ctx & { bus?: InvalidationBus; redis?: Redis };
+export type RunCtx = Ctx & { bus?: InvalidationBus; redis?: RedisClient };
 
 /** The project of the caller's tenant, or NOT_FOUND (never FORBIDDEN for another tenant's project). */
 export async function projectInTenant(ctx: Ctx, projectId: string) {

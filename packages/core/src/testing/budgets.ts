@@ -1,7 +1,7 @@
 // Fixtures shared by the budget integration tests (real Postgres and Redis; no mocks).
 import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import { createDb, type PrismaClient } from "@breakwater/db";
-import type { Redis } from "ioredis";
+import { type RedisClient, scanKeys } from "@breakwater/queue";
 import { pino } from "pino";
 import type { BudgetDeps } from "../budgets/budget-deps";
 import { budgetPricingFromCatalogue } from "../budgets/budget-pricing";
@@ -35,7 +35,7 @@ export const testCatalogue = PriceCatalogue.fromCards([...SEED_PRICE_CARDS, DOLL
 export interface BudgetTestEnv {
   deps: BudgetDeps;
   db: PrismaClient;
-  redis: Redis;
+  redis: RedisClient;
   config: Config;
   close(): Promise<void>;
 }
@@ -45,7 +45,7 @@ export function budgetTestEnv(overrides: Partial<Config> = {}, db?: PrismaClient
   const base = parseConfig(processEnv());
   const config: Config = { ...base, DEFAULT_OUTPUT_TOKEN_BOUND: 1, ...overrides };
   const ownDb = db ?? createDb(config.DATABASE_URL);
-  const redis = createBudgetRedis(config.REDIS_URL);
+  const redis = createBudgetRedis(config);
   const deps: BudgetDeps = {
     db: ownDb,
     config,
@@ -105,14 +105,12 @@ export async function makeProject(env: BudgetTestEnv, opts: TestProjectOptions =
 }
 
 /** Deletes every budget key of one project (never a FLUSHDB: other suites share the database). */
-export async function deleteProjectKeys(redis: Redis, projectId: string): Promise<number> {
-  let cursor = "0";
+export async function deleteProjectKeys(redis: RedisClient, projectId: string): Promise<number> {
+  // Every master is scanned (a cluster spreads nothing of one project, but a SCAN sees one node);
+  // the keys share the project's hash tag, so one DEL may take them all.
+  const keys = await scanKeys(redis, `${budgetPrefix(projectId)}*`);
   let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${budgetPrefix(projectId)}*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.del(...keys);
-  } while (cursor !== "0");
+  for (let i = 0; i < keys.length; i += 500) deleted += await redis.del(...keys.slice(i, i + 500));
   return deleted;
 }
 

@@ -12,7 +12,7 @@ import type {
   ThresholdWatcher,
 } from "@breakwater/core";
 import type { PrismaClient } from "@breakwater/db";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@breakwater/queue";
 import type pg from "pg";
 import type { Logger } from "pino";
 
@@ -24,7 +24,7 @@ export interface WireContext {
   log: Logger;
   db: PrismaClient;
   pool: pg.Pool;
-  redis: Redis;
+  redis: RedisClient;
   auth: ApiKeyAuthenticator;
   usage: KeyUsageTracker;
   entitlements: EntitlementCache;

@@ -14,7 +14,7 @@ import { systemCtx } from "../../context";
 import { newId } from "../../ids";
 import { createOrganization } from "../../tenancy/create-organization";
 import { createProject } from "../../tenancy/create-project";
-import { testCatalogue } from "../../testing/budgets";
+import { deleteProjectKeys, testCatalogue } from "../../testing/budgets";
 import type { BudgetDeps } from "../budget-deps";
 import { budgetPricingFromCatalogue } from "../budget-pricing";
 import { createBudgetRedis } from "../budget-redis";
@@ -66,7 +66,7 @@ async function closedLoop(n: number, conc: number, op: () => Promise<unknown>) {
 
 async function main() {
   const db = createDb(config.DATABASE_URL);
-  const redis = createBudgetRedis(config.REDIS_URL);
+  const redis = createBudgetRedis(config);
   await new Promise((r) => redis.once("ready", r));
   const log = pino({ level: "silent" });
   const deps: BudgetDeps = { db, config, log, redis, pricing: budgetPricingFromCatalogue(testCatalogue) };
@@ -143,12 +143,7 @@ async function main() {
       ),
     );
   } finally {
-    let cursor = "0";
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, "MATCH", `bw:bud:{${project.id}}:*`, "COUNT", 1000);
-      cursor = nextCursor;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== "0");
+    await deleteProjectKeys(redis, project.id); // every master's keys, on a cluster too
     redis.disconnect();
     await db.$disconnect();
   }
