@@ -7,8 +7,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
-/** Bundles `entry` into `outfile`. */
-export async function bundleNodeService({ entry, outfile }) {
+/** Bundles `entry` into `outfile` (with a linked source map unless `sourcemap` is false). */
+export async function bundleNodeService({ entry, outfile, sourcemap = true }) {
   await build({
     entryPoints: [path.resolve(entry)],
     outfile: path.resolve(outfile),
@@ -16,7 +16,7 @@ export async function bundleNodeService({ entry, outfile }) {
     platform: "node",
     format: "esm",
     target: "node20",
-    sourcemap: true,
+    sourcemap,
     plugins: [
       {
         name: "external-npm-packages",

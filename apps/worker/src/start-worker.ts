@@ -15,6 +15,7 @@ import {
 import { type Job, Worker } from "bullmq";
 import { auditRetention } from "./jobs/audit-retention";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
+import { eventPartitions } from "./jobs/event-partitions";
 import { priceReprice } from "./jobs/price-reprice";
 import { usageRetention } from "./jobs/usage-retention";
 import { usageRollup } from "./jobs/usage-rollup";
@@ -37,6 +38,7 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics, stopping:
     "price-reprice": (deps) => priceReprice(deps),
     "usage-rollup": (deps, _m, stopping) => usageRollup(deps, stopping),
     "usage-retention": (deps, _m, stopping) => usageRetention(deps, stopping),
+    "event-partitions": (deps, _m, stopping) => eventPartitions(deps, stopping),
     "audit-retention": (deps, _m, stopping) => auditRetention(deps, stopping),
   };
 

@@ -98,4 +98,27 @@ describe("usage jobs in the worker", () => {
       await redis.stop();
     }
   });
+
+  it("the event-partitions scheduler creates the partitions of the coming week", {
+    timeout: 60_000,
+  }, async () => {
+    const redis = await startPrivateRedis();
+    const config = harnessConfig(redis.url);
+    const deps = producerDeps(config);
+    // The last day of the week ahead: nothing is stored there yet, so its partition can go.
+    const day = new Date(Math.floor(Date.now() / DAY) * DAY + 7 * DAY);
+    const name = `metadata_events_p${day.toISOString().slice(0, 10).replaceAll("-", "")}`;
+    const exists = async () =>
+      (await deps.db.$queryRaw<{ e: boolean }[]>`SELECT to_regclass(${name}) IS NOT NULL AS e`)[0]?.e;
+    await deps.db.$executeRawUnsafe(`DROP TABLE IF EXISTS "${name}"`);
+    expect(await exists()).toBe(false);
+    const worker = await spawnWorker(config, undefined, { USAGE_RETENTION_EVERY_MS: "2000" });
+    try {
+      await waitFor("the partition a week ahead", async () => ((await exists()) ? true : undefined), 30_000);
+    } finally {
+      expect(await worker.stop("SIGTERM")).toBe(0);
+      await deps.close();
+      await redis.stop();
+    }
+  });
 });

@@ -100,6 +100,7 @@ export * from "./tenancy/list-tenancy";
 export * from "./usage/apply-usage-retention";
 export * from "./usage/get-usage-overview";
 export * from "./usage/latency-histogram";
+export * from "./usage/maintain-event-partitions";
 export * from "./usage/rebuild-usage-rollups";
 export * from "./usage/roll-up-usage";
 export * from "./validation/text-rules";

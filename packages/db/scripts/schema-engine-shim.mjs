@@ -114,11 +114,32 @@ async function cliMode(cmd) {
   return 1;
 }
 
+function wholeScripts(adapter) {
+  const proto = Object.getPrototypeOf(adapter);
+  if (!proto.bwWholeScripts) {
+    proto.executeScript = async function (script) {
+      try {
+        await this.client.query(script);
+      } catch (error) {
+        this.onError(error);
+      }
+    };
+    proto.bwWholeScripts = true;
+  }
+  return adapter;
+}
+
 async function rpcMode() {
   const bg = await loadWasmEngine();
   const { cfg, schema } = pgConfig(datasource.url);
   const options = schema ? { schema } : undefined;
   const factory = new PrismaPg(cfg, options);
+  // adapter-pg 7.10's executeScript splits a migration at every ";" — inside a comment, a string
+  // or a DO $$ … $$ block too — and runs the pieces one by one. The native engine sends the whole
+  // script at once; do the same (one simple-protocol query: the script runs as one implicit
+  // transaction, so a failing migration leaves nothing half applied).
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => wholeScripts(await connect());
   if (datasource.shadowDatabaseUrl) {
     const shadow = pgConfig(datasource.shadowDatabaseUrl);
     factory.connectToShadowDb = () => new PrismaPg(shadow.cfg, options).connect();

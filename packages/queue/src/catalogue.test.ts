@@ -12,6 +12,7 @@ describe("queue catalogue", () => {
     expect(JOB_NAMES.sort()).toEqual([
       "audit-retention",
       "breaker-stale-sweep",
+      "event-partitions",
       "price-reprice",
       "usage-retention",
       "usage-rollup",
@@ -34,6 +35,7 @@ describe("queue catalogue", () => {
     expect(JOBS["usage-rollup"].schedule(parseConfig({})).every).toBe(15_000);
     expect(JOBS["usage-rollup"].schedule(parseConfig({ USAGE_ROLLUP_EVERY_MS: "3000" })).every).toBe(3_000);
     expect(JOBS["usage-retention"].schedule(parseConfig({})).every).toBe(3_600_000);
+    expect(JOBS["event-partitions"].schedule(parseConfig({})).every).toBe(3_600_000);
     expect(() => parseConfig({ USAGE_ROLLUP_EVERY_MS: "120000" })).toThrow();
   });
 

@@ -93,6 +93,16 @@ export const JOBS = {
     schedule: (config) => ({ every: config.USAGE_RETENTION_EVERY_MS }),
     concurrency: () => 1,
   }),
+  "event-partitions": define({
+    name: "event-partitions",
+    description:
+      "Creates metadata_events' daily partitions ahead (and for days that reached DEFAULT, moving their rows) and drops whole partitions older than every project's effective retention_days",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    // With a week created ahead, hourly runs leave days of slack for a run that could not get its locks.
+    schedule: (config) => ({ every: config.USAGE_RETENTION_EVERY_MS }),
+    concurrency: () => 1,
+  }),
   "audit-retention": define({
     name: "audit-retention",
     description:

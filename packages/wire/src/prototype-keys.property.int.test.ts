@@ -19,8 +19,8 @@ import {
 // Property: a request key named like an Object.prototype member (or `__proto__`) is an ordinary
 // unknown key wherever it appears. On every SDK endpoint, at every object level of a valid body,
 // it is refused with the strict schema's 422 envelope (`extra_forbidden` at its own loc) and
-// nothing is stored; as a tag key it is reserved: a check is refused with the 422 envelope and an
-// ingested event lands in the batch's rejected lane as invalid_tags.
+// nothing is stored; as a tag key it is an ordinary key like any other the SDKs accept: a check is
+// answered, an event is ingested with its tags stored as sent (never resolved to the prototype).
 
 /** Every Object.prototype member name, `__proto__` included (an own accessor of Object.prototype). */
 const NAMES = Object.getOwnPropertyNames(Object.prototype);
@@ -126,37 +126,40 @@ describe("a key named like an Object.prototype member", () => {
     });
   }
 
-  it("inside a check's tags: refused with the 422 envelope naming the reserved key, nothing stored", async () => {
-    const before = await stored();
+  it("inside a check's tags: an ordinary tag key, the check answered 200", async () => {
     for (const name of NAMES) {
       const r = await post(h, CHECK, withKey(checkBody({ tags: { team: "search" } }), ["tags"], name), t.key);
-      expect(r.status, name).toBe(422);
+      expect(r.status, name).toBe(200);
       expect(r.headers.get("content-type"), name).toBe("application/json");
-      const detail = (r.json() as { detail: { loc: unknown[]; msg: string }[] }).detail;
-      expect(detail.length, name).toBeGreaterThan(0);
-      expect(detail[0]!.loc.slice(0, 2), name).toEqual(["body", "tags"]);
-      expect(detail[0]!.msg, name).toContain(`"${name}" is reserved`);
     }
-    expect(await stored()).toBe(before);
   });
 
-  it("inside an event's tags: the event is rejected as invalid_tags (the batch's own lane), nothing stored", async () => {
+  it("inside an event's tags: the event is ingested with the key stored as sent", async () => {
     const tenant = await createTenant(h, { plan: "business" });
     for (const name of NAMES) {
       const e = withKey(event({ tags: { team: "search" } }), ["tags"], name) as { call_id: string };
       const r = await post(h, INGEST, [e], tenant.key);
       expect(r.status, name).toBe(202);
-      const body = r.json() as {
-        ingested: number;
-        rejected: { index: number; code: string; message: string }[];
-      };
-      expect(body.ingested, name).toBe(0);
-      expect(
-        body.rejected.map((x) => [x.index, x.code]),
-        name,
-      ).toEqual([[0, "invalid_tags"]]);
-      expect(body.rejected[0]!.message, name).toContain(`"${name}" is reserved`);
-      expect(await h.db.metadataEvent.count({ where: { projectId: tenant.projectId } }), name).toBe(0);
+      const body = r.json() as { ingested: number; rejected: unknown[] };
+      expect(body, name).toMatchObject({ ingested: 1, rejected: [] });
+      const [row] = await h.db.$queryRaw<{ tags: string }[]>`
+        SELECT tags::text AS tags FROM metadata_events WHERE project_id = ${tenant.projectId} AND call_id = ${e.call_id}::uuid`;
+      expect(Object.keys(JSON.parse(row!.tags)).sort(), name).toEqual([name, "team"].sort());
+      expect(Object.getOwnPropertyDescriptor(JSON.parse(row!.tags), name)?.value, name).toBe("x");
     }
+  });
+
+  it('a check and an ingest with tags {"constructor":"a","toString":"b"}: accepted and stored as sent', async () => {
+    const tenant = await createTenant(h, { plan: "business" });
+    const tags = JSON.parse('{"constructor":"a","toString":"b"}') as Record<string, string>;
+    const check = await post(h, CHECK, checkBody({ tags }), tenant.key);
+    expect(check.status).toBe(200);
+    const e = event({ tags }) as { call_id: string };
+    const r = await post(h, INGEST, [e], tenant.key);
+    expect(r.status).toBe(202);
+    expect(r.json()).toMatchObject({ ingested: 1, rejected: [], duplicates: [] });
+    const [row] = await h.db.$queryRaw<{ tags: string }[]>`
+      SELECT tags::text AS tags FROM metadata_events WHERE project_id = ${tenant.projectId} AND call_id = ${e.call_id}::uuid`;
+    expect(row!.tags).toBe('{"toString": "b", "constructor": "a"}');
   });
 });

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createAuth, createCaller, createContext } from "@breakwater/api";
 import { parseConfig, processEnv } from "@breakwater/config";
-import { createProject, rollUpUsage, seedDefaultPlans } from "@breakwater/core";
+import { createProject, ensureEventPartitions, rollUpUsage, seedDefaultPlans } from "@breakwater/core";
 import pg from "pg";
 import { ensurePostgresDatabase } from "../../scripts/launcher/probe";
 import { createToolDeps } from "../../src/deps";
@@ -193,6 +193,8 @@ async function main() {
     const now = new Date();
     const start = new Date(now.getTime() - DAYS * 86_400_000);
     log(`seed: ${EVENTS.toLocaleString("en")} events over ${DAYS} days for one project (generate_series)…`);
+    // One partition per day of the seeded history, as the worker keeps them for live traffic.
+    await ensureEventPartitions(deps.db, start, now);
     let t = performance.now();
     await pool.query("SET synchronous_commit = off");
     await pool.query(SEED_SQL, [main.id, EVENTS, start, DAYS]);

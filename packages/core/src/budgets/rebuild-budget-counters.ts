@@ -130,15 +130,31 @@ async function rebuild(
       let recent: { call_id: string; attempt_index: number }[] = [];
       if (full) {
         const since = new Date(startedAt - BUDGET_TIMINGS.runTtlMs);
-        runs = await tx.$queryRaw<{ run: string; nanos: string }[]>`
+        // A run's spend is all of its events: none is older than the run's first_seen_at (the
+        // earliest event timestamp the ingest upserted), which bounds the sum to the partitions the
+        // runs span (a run with no agent_runs row leaves it unbounded; a Date keeps milliseconds only,
+        // hence the one ms of slack).
+        const [span] = await tx.$queryRaw<{ runs: number; first: Date | null; unknown: boolean | null }[]>`
+          SELECT count(*)::int AS runs, min(a.first_seen_at) AS first, bool_or(a.agent_run_id IS NULL) AS unknown
+          FROM (SELECT DISTINCT agent_run_id FROM metadata_events
+                WHERE project_id = ${projectId} AND "timestamp" >= ${since}
+                  AND agent_run_id NOT LIKE '\\_auto-%') r
+          LEFT JOIN agent_runs a ON a.project_id = ${projectId} AND a.agent_run_id = r.agent_run_id`;
+        const fromFirst =
+          span?.first && !span.unknown
+            ? Prisma.sql`AND "timestamp" >= ${new Date(span.first.getTime() - 1)}`
+            : Prisma.empty;
+        runs = span?.runs
+          ? await tx.$queryRaw<{ run: string; nanos: string }[]>`
           SELECT agent_run_id AS run, SUM(${SPEND})::text AS nanos
           FROM metadata_events
-          WHERE project_id = ${projectId} AND ${COUNTED} AND agent_run_id NOT LIKE '\\_auto-%'
+          WHERE project_id = ${projectId} AND ${COUNTED} AND agent_run_id NOT LIKE '\\_auto-%' ${fromFirst}
             AND agent_run_id IN (
               SELECT DISTINCT agent_run_id FROM metadata_events
               WHERE project_id = ${projectId} AND "timestamp" >= ${since})
           GROUP BY agent_run_id
-          HAVING SUM(${SPEND}) > 0`;
+          HAVING SUM(${SPEND}) > 0`
+          : [];
         recent = await recentEvents(tx, projectId, startedAt, recentSince);
       }
       return { sums, runs, recent, ruleWindows };

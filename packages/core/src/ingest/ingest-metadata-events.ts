@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
 import type { Logger } from "pino";
 import { nanosToDecimalString } from "../budgets/money";
-import { tagsProblem } from "../validation/text-rules";
+import { copyTags, tagsProblem } from "../validation/text-rules";
 import { admitTagSets, type KnownTagValues } from "./tag-policy";
 
 /** A timestamp at µs precision (parsed by the transport; see packages/wire). */
@@ -124,7 +124,9 @@ function firstChars(s: string, n: number): string {
 /**
  * Ingests one SDK batch (spec §3): every event lands in exactly one of `ingested`, `rejected`
  * (closed codes) or `duplicates` (by (project, call_id, attempt_index), then by the legacy
- * (timestamp instant, sdk_instance_id)), so one bad event never costs its siblings. Stored events
+ * (timestamp instant, sdk_instance_id)), so one bad event never costs its siblings. Against stored
+ * events the call key also carries the timestamp (the table is partitioned by it): an SDK replays
+ * an event with its original timestamp, so a replay is caught wherever its partition is. Stored events
  * are durable in Postgres — one multi-row INSERT … ON CONFLICT DO NOTHING that also upserts their
  * agent runs — before this returns; the live budget counters are moved afterwards.
  */
@@ -184,9 +186,10 @@ export async function ingestMetadataEvents(
       byCall.add(callKey);
       byLegacy.add(legacyKey);
       fresh.push(i);
+      // A null-prototype copy: a `constructor` or `__proto__` tag is an ordinary key.
       tagSets.push(
         e.tags != null && Object.keys(e.tags as object).length > 0
-          ? (e.tags as Record<string, string>)
+          ? copyTags(e.tags as Record<string, string>)
           : null,
       );
     }
@@ -229,7 +232,7 @@ export async function ingestMetadataEvents(
           timestamp: e.timestamp.date,
           costNanos: cost[k] ?? null,
           agentRunId: runIdOf(e),
-          tags: (e.tags as Record<string, string> | null | undefined) ?? null,
+          tags: e.tags != null ? copyTags(e.tags as Record<string, string>) : null,
           status: e.status,
         });
       } else {
@@ -489,13 +492,28 @@ async function insertEvents(
   }
 }
 
+/**
+ * Which of the events that were not stored collided on the call key (the rest on the legacy key).
+ * Both unique keys contain the timestamp (metadata_events is partitioned by it), so the stored
+ * twin has the event's own timestamp: the bounds keep the probe to the batch's partitions.
+ */
 async function existingCallKeys(pg: Pool, projectId: string, events: IngestEvent[]): Promise<Set<string>> {
+  const micros = events.map((e) => e.timestamp.micros);
+  const first = events[micros.indexOf(Math.min(...micros))]!.timestamp.iso;
+  const last = events[micros.indexOf(Math.max(...micros))]!.timestamp.iso;
   const res = await pg.query<{ call_id: string; attempt_index: number }>(
     `SELECT m.call_id::text AS call_id, m.attempt_index FROM metadata_events m
-       JOIN unnest($2::uuid[], $3::int[]) AS k(call_id, attempt_index)
-         ON m.call_id = k.call_id AND m.attempt_index = k.attempt_index
-      WHERE m.project_id = $1`,
-    [projectId, events.map((e) => e.call_id), events.map((e) => e.attempt_index)],
+       JOIN unnest($2::uuid[], $3::int[], $4::timestamptz[]) AS k(call_id, attempt_index, ts)
+         ON m.call_id = k.call_id AND m.attempt_index = k.attempt_index AND m."timestamp" = k.ts
+      WHERE m.project_id = $1 AND m."timestamp" >= $5::timestamptz AND m."timestamp" <= $6::timestamptz`,
+    [
+      projectId,
+      events.map((e) => e.call_id),
+      events.map((e) => e.attempt_index),
+      events.map((e) => e.timestamp.iso),
+      first,
+      last,
+    ],
   );
   return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
 }

@@ -214,6 +214,8 @@ interface EventRow {
   id: bigint;
   project_id: string;
   timestamp: Date;
+  /** The timestamp to the microsecond (a Date keeps milliseconds only). */
+  ts: string;
   status: string;
   agent_run_id: string;
   provider: string;
@@ -259,7 +261,7 @@ export async function repriceUnpricedEvents(
       const batch = await deps.db.$transaction(async (tx) => {
         const current = await tx.priceRepriceRun.findUniqueOrThrow({ where: { id: runId } });
         const rows = await tx.$queryRaw<EventRow[]>`
-          SELECT id, project_id, "timestamp", status, agent_run_id, provider, model, modality, input_tokens,
+          SELECT id, project_id, "timestamp", "timestamp"::text AS ts, status, agent_run_id, provider, model, modality, input_tokens,
                  output_tokens, token_details, media_usage, service_tier, provider_region,
                  receipt_aggregate_count, receipt_pricing_input_tokens, estimated_output_bound
           FROM metadata_events
@@ -268,7 +270,8 @@ export async function repriceUnpricedEvents(
           LIMIT ${batchSize}
           FOR UPDATE SKIP LOCKED`;
         if (rows.length === 0) return { done: true, run: current };
-        const priced: { id: bigint; cost: string | null; avoided: string | null }[] = [];
+        const priced: { id: bigint; at: Date; ts: string; cost: string | null; avoided: string | null }[] =
+          [];
         for (const r of rows) {
           const e = {
             provider: r.provider,
@@ -289,6 +292,8 @@ export async function repriceUnpricedEvents(
           if (nanos === null) continue;
           priced.push({
             id: r.id,
+            at: r.timestamp,
+            ts: r.ts,
             cost: denied ? null : nanosToDecimalString(nanos),
             avoided: denied ? nanosToDecimalString(nanos) : null,
           });
@@ -304,15 +309,22 @@ export async function repriceUnpricedEvents(
         if (priced.length > 0) {
           // One statement: the events (guarded on NOT priced, so a replay changes nothing), then the
           // agent runs' totals and the touched hours from exactly the rows that changed.
+          // The primary key is (id, timestamp): the timestamp bounds keep the update to the batch's
+          // partitions.
+          const times = priced.map((p) => p.at.getTime());
+          const firstTs = new Date(Math.min(...times));
+          const afterTs = new Date(Math.max(...times) + 1);
           updated = await tx.$queryRaw`
             WITH v AS (
-              SELECT * FROM unnest(${priced.map((p) => p.id)}::bigint[], ${priced.map((p) => p.cost)}::numeric[],
-                                   ${priced.map((p) => p.avoided)}::numeric[]) AS v(id, cost, avoided)
+              SELECT * FROM unnest(${priced.map((p) => p.id)}::bigint[], ${priced.map((p) => p.ts)}::timestamptz[],
+                                   ${priced.map((p) => p.cost)}::numeric[],
+                                   ${priced.map((p) => p.avoided)}::numeric[]) AS v(id, ts, cost, avoided)
             ), upd AS (
               UPDATE metadata_events m
                  SET cost_usd = v.cost, avoided_cost_usd = COALESCE(v.avoided, m.avoided_cost_usd), priced = true
                 FROM v
-               WHERE m.id = v.id AND NOT m.priced
+               WHERE m.id = v.id AND m."timestamp" = v.ts AND NOT m.priced
+                 AND m."timestamp" >= ${firstTs} AND m."timestamp" < ${afterTs}
               RETURNING m.project_id, m.agent_run_id, date_trunc('hour', m."timestamp", 'UTC') AS hour,
                         COALESCE(v.cost, 0) AS cost, COALESCE(v.avoided, 0) AS avoided
             )

@@ -27,7 +27,7 @@ export interface ApplyUsageRetentionResult {
 }
 
 /** Effective retention_days per project (project override > organization override > plan > default; null = forever). */
-async function retentionByProject(
+export async function retentionByProject(
   db: PrismaClient,
   now: Date,
   projectIds?: string[],
@@ -120,8 +120,8 @@ export async function applyUsageRetention(
       }
       result.batches++;
       const n = await db.$executeRaw`
-        DELETE FROM metadata_events WHERE id IN (
-          SELECT id FROM metadata_events WHERE project_id = ${projectId} AND "timestamp" < ${floor}
+        DELETE FROM metadata_events WHERE "timestamp" < ${floor} AND (id, "timestamp") IN (
+          SELECT id, "timestamp" FROM metadata_events WHERE project_id = ${projectId} AND "timestamp" < ${floor}
            LIMIT ${batchSize})`;
       result.deleted += n;
       if (n > 0) budget--;

@@ -12,18 +12,48 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 }
 
+/** The one row of event_retention_horizons. */
+export const EVENT_HORIZON_ID = "metadata_events";
+/** Advisory lock key: shared by every rollup writer, exclusive while a partition is dropped. */
+export const EVENT_PARTITIONS_LOCK = "bw:usage:partitions";
+
+/**
+ * Holds off partition drops for the rest of the transaction (shared: writers never wait for each
+ * other). Take it before reading events, so a drop never sees a rebuild between its read of the
+ * horizon and its read of the events.
+ */
+export async function holdEventPartitions(tx: Tx): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${EVENT_PARTITIONS_LOCK}, 0))`;
+}
+
 /**
  * Serializes every writer of one project's rollups and retention floor (rebuilds, the scheduler,
- * retention) for the rest of the transaction.
+ * retention) for the rest of the transaction, and holds off partition drops.
  */
 export async function lockProjectUsage(tx: Tx, projectId: string): Promise<void> {
+  await holdEventPartitions(tx);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`bw:usage:${projectId}`}, 0))`;
 }
 
-/** Where the project's raw events are known complete (hours before it are never rebuilt); null = everywhere. */
-export async function retentionFloorOf(tx: Tx, projectId: string): Promise<Date | null> {
-  const row = await tx.usageRetentionFloor.findUnique({ where: { projectId } });
+/** Where raw events are known complete for every project (partitions before it were dropped); null = nothing dropped. */
+export async function eventHorizonOf(tx: Tx | PrismaClient): Promise<Date | null> {
+  const row = await tx.eventRetentionHorizon.findUnique({ where: { id: EVENT_HORIZON_ID } });
   return row?.retainedFrom ?? null;
+}
+
+/**
+ * Where the project's raw events are known complete (hours before it are never rebuilt); null =
+ * everywhere. The later of the project's own floor and the horizon of dropped partitions.
+ */
+export async function retentionFloorOf(tx: Tx, projectId: string): Promise<Date | null> {
+  const [row, horizon] = await Promise.all([
+    tx.usageRetentionFloor.findUnique({ where: { projectId } }),
+    eventHorizonOf(tx),
+  ]);
+  const own = row?.retainedFrom ?? null;
+  if (own === null) return horizon;
+  if (horizon === null) return own;
+  return new Date(Math.max(own.getTime(), horizon.getTime()));
 }
 
 export interface RebuiltHours {

@@ -1,5 +1,10 @@
 import type { PrismaClient, Tx } from "@breakwater/db";
-import { REBUILD_TX_OPTIONS, rebuildHoursInTx } from "./rebuild-usage-rollups";
+import {
+  eventHorizonOf,
+  holdEventPartitions,
+  REBUILD_TX_OPTIONS,
+  rebuildHoursInTx,
+} from "./rebuild-usage-rollups";
 
 /** The one scheduler cursor row. */
 export const USAGE_WATERMARK_ID = "usage-rollups";
@@ -59,13 +64,20 @@ async function stepChunk(tx: Tx, chunkEvents: number): Promise<ChunkResult> {
     SELECT received_before, updated_at, now() AS now FROM usage_rollup_watermarks WHERE id = ${USAGE_WATERMARK_ID}
     FOR UPDATE SKIP LOCKED`;
   if (!mark) return { locked: false, hoursRebuilt: 0, skipped: 0, caughtUp: false, receivedBefore: null };
+  await holdEventPartitions(tx);
   const watermark = mark.received_before;
   const scanFrom = surelySeenBefore(watermark, mark.updated_at);
+  // Events are partitioned by their own timestamp, and a late event may be days old when it
+  // arrives, so the scan by received_at cannot be cut to recent partitions without losing what the
+  // design counts. Its lower bound is the horizon of dropped partitions: an event older than that
+  // is before every project's floor and is never rolled up anyway. Partitions before it are gone;
+  // the ones after it each answer with one descent of their received_at index.
+  const since = (await eventHorizonOf(tx)) ?? new Date(0);
 
   // The chunk ends before the (chunkEvents+1)-th event received after the watermark, or now.
   const [next] = await tx.$queryRaw<{ received_at: Date }[]>`
     SELECT received_at FROM metadata_events
-     WHERE received_at >= ${watermark}::timestamptz
+     WHERE received_at >= ${watermark}::timestamptz AND "timestamp" >= ${since}::timestamptz
      ORDER BY received_at OFFSET ${chunkEvents} LIMIT 1`;
   let upper = mark.now;
   let caughtUp = true;
@@ -79,6 +91,7 @@ async function stepChunk(tx: Tx, chunkEvents: number): Promise<ChunkResult> {
     SELECT project_id, array_agg(DISTINCT date_trunc('hour', "timestamp", 'UTC')) AS hours
       FROM metadata_events
      WHERE received_at >= ${scanFrom}::timestamptz AND received_at < ${upper}::timestamptz
+       AND "timestamp" >= ${since}::timestamptz
      GROUP BY project_id
      ORDER BY project_id`;
   let hoursRebuilt = 0;

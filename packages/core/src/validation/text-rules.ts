@@ -14,23 +14,18 @@ export const TAG_VALUE_MAX = 256;
 export const isStorableText = (s: string): boolean => !s.includes("\u0000") && s.isWellFormed();
 
 /**
- * Tag keys no caller may use: the names of Object.prototype's members (`__proto__` included).
- * A sloppy serializer leaks them into request objects, and any consumer that reads tags with a
- * plain `obj[key]` would resolve them to the prototype, so they are refused at the edge.
+ * Why a tags value is unacceptable, or null when it is a valid tag map (spec §0 bounds). Any key
+ * the SDKs accept is a tag key, `constructor`, `toString` and `__proto__` included: tags are read
+ * by own property only (here, copyTags, selectors use Object.hasOwn), never through a prototype.
  */
-const RESERVED_TAG_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Why a tags value is unacceptable, or null when it is a valid tag map (spec §0 bounds). */
 export function tagsProblem(value: unknown): string | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "tags must be an object";
-  // Own keys only, so nothing is looked up through the prototype chain.
+  // Own keys and own values only, so nothing is looked up through the prototype chain.
   const keys = Object.keys(value);
   if (keys.length > TAGS_MAX_KEYS) return `at most ${TAGS_MAX_KEYS} tags`;
   for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
+    const v = Object.getOwnPropertyDescriptor(value, k)?.value;
     if (k.length < 1 || k.length > TAG_KEY_MAX) return `tag keys must be 1-${TAG_KEY_MAX} characters`;
-    if (RESERVED_TAG_KEYS.has(k))
-      return `tag key "${k}" is reserved (the name of an Object.prototype member)`;
     if (typeof v !== "string") return "tag values must be strings";
     if (v.length > TAG_VALUE_MAX) return `tag values must be at most ${TAG_VALUE_MAX} characters`;
     if (k.includes("\u0000") || v.includes("\u0000")) return "tags must not contain NUL";
@@ -45,6 +40,6 @@ export function tagsProblem(value: unknown): string | null {
  */
 export function copyTags(value: Record<string, string>): Record<string, string> {
   const out = Object.create(null) as Record<string, string>;
-  for (const k of Object.keys(value)) out[k] = value[k]!;
+  for (const k of Object.keys(value)) out[k] = Object.getOwnPropertyDescriptor(value, k)?.value;
   return out;
 }
