@@ -198,8 +198,10 @@ async function main() {
   // ── infrastructure: the cluster, the database ──
   const clusterPorts = await distinctFreePorts(3, CLUSTER_PORTS);
   log(`setup: 3-master Redis Cluster on ${clusterPorts.join(", ")}; database breakwater_bench_scale…`);
-  const cluster: PrivateCluster = await startPrivateCluster({ ports: clusterPorts });
-  cleanups.push(() => cluster.stop());
+  // Registered before it resolves: a Ctrl-C during the cluster's start still stops its nodes.
+  const starting = startPrivateCluster({ ports: clusterPorts });
+  cleanups.push(() => starting.then((c) => c.stop()));
+  const cluster: PrivateCluster = await starting;
   const { ensurePostgresDatabase } = await import("../../scripts/launcher/probe");
   const ok = await ensurePostgresDatabase(databaseUrl);
   if (!ok.ok) throw new Error(`Postgres for the benchmark: ${ok.reason}`);
