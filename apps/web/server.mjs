@@ -6,6 +6,7 @@
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
+import { startWebMetricsFromEnv } from "./lib/metrics-listener.mjs";
 
 const PEER_ADDRESS_HEADER = "x-breakwater-peer";
 
@@ -37,6 +38,7 @@ const server = createServer((req, res) => {
   req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
   handle(req, res);
 });
+startWebMetricsFromEnv(server); // Prometheus /metrics on WEB_METRICS_PORT, when set
 server.listen(port, values.hostname, () => {
   process.stdout.write(`Dashboard listening on http://${values.hostname ?? "0.0.0.0"}:${port}\n`);
 });

@@ -31,6 +31,30 @@ describe("worker metrics", () => {
     expect(text).toContain('breakwater_queue_jobs{queue="webhook-deliver",state="waiting"} 0');
   });
 
+  it("reads the rollup lag at scrape time, and counts store failures instead of failing the scrape", async () => {
+    let lag: number | null | Error = null;
+    const m = createWorkerMetrics({
+      queueDepths: async () => [{ queue: "usage-rollup", counts: null }],
+      rollupLag: async () => {
+        if (lag instanceof Error) throw lag;
+        return lag;
+      },
+    });
+    // NaN (prom-client prints "Nan"; Prometheus parses it case-insensitively): no value, not "caught up".
+    let text = await m.registry.metrics();
+    expect(text).toMatch(/^breakwater_usage_rollup_lag_seconds nan$/im);
+    expect(await counterValue(m.backendErrors, { backend: "redis" })).toBe(1); // the unreadable queue
+    expect(await counterValue(m.backendErrors, { backend: "postgres" })).toBe(0);
+    expect(text).toContain('breakwater_worker_backend_errors_total{backend="postgres"} 0');
+    lag = 12.5;
+    text = await m.registry.metrics();
+    expect(text).toContain("breakwater_usage_rollup_lag_seconds 12.5");
+    lag = new Error("Connection terminated");
+    text = await m.registry.metrics();
+    expect(text).toMatch(/^breakwater_usage_rollup_lag_seconds nan$/im);
+    expect(await counterValue(m.backendErrors, { backend: "postgres" })).toBe(1);
+  });
+
   it("keeps separate registries per worker", async () => {
     const a = createWorkerMetrics();
     const b = createWorkerMetrics();

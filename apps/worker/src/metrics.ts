@@ -1,6 +1,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** One queue's job counts by state, as read from Redis at scrape time (null = unreadable now). */
+/** Seconds the usage rollups trail behind now (null before the first rollup), read at scrape time. */
+export type RollupLag = () => Promise<number | null>;
+
 export type QueueDepths = () => Promise<{ queue: string; counts: Record<string, number> | null }[]>;
 
 /**
@@ -9,13 +12,36 @@ export type QueueDepths = () => Promise<{ queue: string; counts: Record<string, 
  * histogram, and the queue depths as a gauge whose collector reads Redis on each scrape. One
  * registry per worker, so several workers in one process (tests) keep their own series.
  */
-export function createWorkerMetrics(opts: { queueDepths?: QueueDepths } = {}) {
+export function createWorkerMetrics(opts: { queueDepths?: QueueDepths; rollupLag?: RollupLag } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const queueDepths = opts.queueDepths;
+  const { queueDepths, rollupLag } = opts;
+  const backendErrors = new Counter({
+    name: "breakwater_worker_backend_errors_total",
+    help: "Redis and Postgres failures seen by the worker (connection errors, unreadable scrape-time reads)",
+    labelNames: ["backend"] as const,
+    registers,
+  });
+  for (const backend of ["redis", "postgres"]) backendErrors.inc({ backend }, 0);
   return {
     registry,
+    backendErrors,
+    rollupLag: new Gauge({
+      name: "breakwater_usage_rollup_lag_seconds",
+      help: "Seconds between now and the usage rollup watermark (NaN before the first rollup or when Postgres is unreadable)",
+      registers,
+      async collect() {
+        if (!rollupLag) return;
+        // NaN (no value in PromQL) when unknown: 0 would read as "caught up".
+        try {
+          this.set((await rollupLag()) ?? Number.NaN);
+        } catch {
+          this.set(Number.NaN);
+          backendErrors.inc({ backend: "postgres" });
+        }
+      },
+    }),
     queueJobs: new Gauge({
       name: "breakwater_queue_jobs",
       help: "Jobs in each queue by state (delayed included)",
@@ -26,7 +52,10 @@ export function createWorkerMetrics(opts: { queueDepths?: QueueDepths } = {}) {
         const depths = await queueDepths();
         this.reset();
         for (const { queue, counts } of depths) {
-          if (!counts) continue;
+          if (!counts) {
+            backendErrors.inc({ backend: "redis" });
+            continue;
+          }
           for (const [state, value] of Object.entries(counts)) this.set({ queue, state }, value);
         }
       },

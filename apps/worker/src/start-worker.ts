@@ -1,7 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "@breakwater/config";
-import { assertSecretsKey, createDeps, type Deps, registerSvixEventTypes, usesSvix } from "@breakwater/core";
+import {
+  assertSecretsKey,
+  createDeps,
+  type Deps,
+  getUsageRollupLagSeconds,
+  registerSvixEventTypes,
+  usesSvix,
+} from "@breakwater/core";
 import {
   closeRedis,
   createJobsClient,
@@ -92,9 +99,6 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
   };
   // One connection for queues and commands; BullMQ opens its own blocking connection per Worker.
   const connection = createRedis(config, "worker", "breakwater-worker");
-  connection.on("error", (err) =>
-    throttled("redis", () => log.warn({ err: err.message }, "redis connection error")),
-  );
   const jobs = createJobsClient(config, { role: "worker", connection });
   const deps: Deps = { ...base, redis: connection, jobs };
   const metrics = createWorkerMetrics({
@@ -102,6 +106,11 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
       Promise.all(
         JOB_NAMES.map(async (queue) => ({ queue, counts: await jobs.counts(queue).catch(() => null) })),
       ),
+    rollupLag: () => getUsageRollupLagSeconds(deps.db),
+  });
+  connection.on("error", (err) => {
+    metrics.backendErrors.inc({ backend: "redis" });
+    throttled("redis", () => log.warn({ err: err.message }, "redis connection error"));
   });
   const queues = new QueueSet(config, connection);
 

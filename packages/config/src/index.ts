@@ -69,6 +69,18 @@ export const configSchema = z.object({
   /** Open connections the lean SDK API server accepts at once; further ones are closed on arrival. */
   SDK_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  /**
+   * Port of the lean SDK API server's Prometheus `/metrics` listener. Unset: no metrics listener —
+   * metrics are never served on SDK_PORT, the port SDK clients reach. Bound to METRICS_HOST.
+   */
+  SDK_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * Port of the dashboard's Prometheus `/metrics` listener (its own requests, process metrics and
+   * the /api/v1 SDK metrics it serves). Unset: none. Bound to METRICS_HOST.
+   */
+  WEB_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Interface the metrics listeners bind to (loopback unless a scraper on another host needs them). */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: urlWithScheme(["http", "https"]).default("http://localhost:3000"),
   /**
@@ -159,6 +171,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const config = result.data;
   if (config.NODE_ENV === "production" && !config.AUTH_SECRET) {
     throw new ConfigError("AUTH_SECRET", "is required in production (at least 32 characters)");
+  }
+  // Metrics get a listener of their own: never the port clients (or browsers) reach.
+  if (config.SDK_METRICS_PORT !== undefined && config.SDK_METRICS_PORT === config.SDK_PORT) {
+    throw new ConfigError(
+      "SDK_METRICS_PORT",
+      "must differ from SDK_PORT (metrics are not served to SDK clients)",
+    );
+  }
+  if (config.WEB_METRICS_PORT !== undefined && config.WEB_METRICS_PORT === config.PORT) {
+    throw new ConfigError("WEB_METRICS_PORT", "must differ from PORT (metrics are not served to browsers)");
   }
   return config;
 }

@@ -99,6 +99,7 @@ export * from "./tenancy/list-memberships";
 export * from "./tenancy/list-tenancy";
 export * from "./usage/apply-usage-retention";
 export * from "./usage/get-usage-overview";
+export * from "./usage/get-usage-rollup-lag";
 export * from "./usage/latency-histogram";
 export * from "./usage/maintain-event-partitions";
 export * from "./usage/rebuild-usage-rollups";

@@ -3,6 +3,8 @@ export * from "./handlers/context";
 export * from "./handlers/gate";
 export * from "./handlers/router";
 export * from "./http";
+export * from "./metrics";
+export * from "./metrics-server";
 export * from "./mount";
 export * from "./node-server";
 export * from "./openapi";

@@ -25,8 +25,9 @@ import pg from "pg";
 import type { Logger } from "pino";
 import type { WireResult } from "./errors";
 import type { WireContext } from "./handlers/context";
-import { dispatch, fetchRoute, type RouteName } from "./handlers/router";
+import { dispatch, fetchRoute, type RouteName, WIRE_ENDPOINTS } from "./handlers/router";
 import type { WireRequest } from "./http";
+import { createWireMetrics, type WireMetrics } from "./metrics";
 
 export interface WireRuntime {
   /** The clients and caches every handler is given. */
@@ -36,6 +37,8 @@ export interface WireRuntime {
   /** A Next.js route handler for one endpoint, or for the whole table (`dispatch`). */
   fetch(name: RouteName | "dispatch"): (req: Request) => Promise<Response>;
   log: Logger;
+  /** This process's SDK API metrics (requests, latency, backend faults); its registry is scraped. */
+  metrics: WireMetrics;
   /** Flushes pending key usage and admission counts, then closes every connection it opened. */
   close(): Promise<void>;
 }
@@ -124,7 +127,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     },
   };
 
+  const metrics = createWireMetrics(WIRE_ENDPOINTS);
   const ctx: WireContext = {
+    metrics,
     log,
     db,
     pool,
@@ -146,6 +151,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     dispatch: (req) => dispatch(ctx, req),
     fetch: (name) => fetchRoute(ctx, name),
     log,
+    metrics,
     async close() {
       auth.stop();
       await within(thresholds.idle(), 1_000);

@@ -12,6 +12,7 @@ import { createOrganization } from "../tenancy/create-organization";
 import { createProject } from "../tenancy/create-project";
 import { applyUsageRetention } from "./apply-usage-retention";
 import { getUsageOverview } from "./get-usage-overview";
+import { getUsageRollupLagSeconds } from "./get-usage-rollup-lag";
 import { latencyBucketOf, latencyBucketRange } from "./latency-histogram";
 import { hourOf, rebuildUsageRollups } from "./rebuild-usage-rollups";
 import { rollUpUsage, usageRolledUpTo } from "./roll-up-usage";
@@ -300,7 +301,14 @@ describe("usage rollups", () => {
     const now = new Date();
     await ingest(t, mixedEvents(600, new Date(now.getTime() - 2 * DAY), 2 * DAY, 3));
     // The worker was down for the last hour: the events arrived at spread-out times since its watermark.
-    await pool.query(`UPDATE usage_rollup_watermarks SET received_before = now() - interval '1 hour'`);
+    await pool.query(
+      `INSERT INTO usage_rollup_watermarks (id, received_before, updated_at) VALUES ('usage-rollups', now() - interval '1 hour', now())
+       ON CONFLICT (id) DO UPDATE SET received_before = excluded.received_before`,
+    );
+    // Operators see the backlog as the rollup lag (the worker's breakwater_usage_rollup_lag_seconds).
+    const behind = await getUsageRollupLagSeconds(db);
+    expect(behind).toBeGreaterThanOrEqual(3600);
+    expect(behind).toBeLessThan(3660);
     await pool.query(
       `UPDATE metadata_events SET received_at = now() - (interval '1 second' * (id % 3000)) WHERE project_id = $1`,
       [t.projectId],
@@ -308,6 +316,7 @@ describe("usage rollups", () => {
     const step = await rollUpUsage(db, { chunkEvents: 150 });
     expect(step.chunks).toBeGreaterThan(1);
     expect(step.caughtUp).toBe(true);
+    expect(await getUsageRollupLagSeconds(db)).toBeLessThan(60);
     expect((await overview(t, day(new Date(now.getTime() - 2 * DAY)), day(now))).totals.calls).toBe(600);
   });
 

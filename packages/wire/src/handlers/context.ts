@@ -15,6 +15,7 @@ import type { PrismaClient } from "@breakwater/db";
 import type { RedisClient } from "@breakwater/queue";
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { WireMetrics } from "../metrics";
 
 /**
  * The process's clients and caches, built once by createWireRuntime and handed to every handler.
@@ -38,6 +39,8 @@ export interface WireContext {
   fleet: Deps;
   /** Evaluates budget threshold alerts after confirms and ingests (absent: none are evaluated). */
   thresholds?: ThresholdWatcher;
+  /** Request counts, latency and backend faults of this process (absent: nothing recorded). */
+  metrics?: WireMetrics;
 }
 
 /** What the handlers need of a project's entitlements. */

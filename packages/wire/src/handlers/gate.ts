@@ -28,6 +28,7 @@ import {
   readBody,
   type WireRequest,
 } from "../http";
+import type { Backend } from "../metrics";
 import { type ProjectPolicy, projectPolicy, type WireContext } from "./context";
 
 /** Body limits per endpoint (bytes). Ingest allows 1000 events with long Bedrock ARNs. */
@@ -149,8 +150,13 @@ export function guard(name: string, fn: Handler, unavailable: () => WireResult):
       if (err instanceof Early) return err.result;
       // A core use case refusing its input is still bad input, never a 500.
       if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
-      if (isDomainError(err)) return DOMAIN_ERRORS[err.code](err);
+      if (isDomainError(err)) {
+        // The budget store (Redis) missed the check's deadline or refused: the 503 SDKs fail open on.
+        if (err.code === "BUDGET_UNAVAILABLE") ctx.metrics?.backendError("redis");
+        return DOMAIN_ERRORS[err.code](err);
+      }
       if (isInfrastructureFault(err)) {
+        ctx.metrics?.backendError(faultBackend(err));
         ctx.log.warn({ err, handler: name }, "SDK request failed on an unavailable backend");
         return unavailable();
       }
@@ -196,3 +202,26 @@ const INFRA_CODES = new Set([
 ]);
 const INFRA_MESSAGE =
   /Connection is closed|connect ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|Stream isn't writeable|Can't reach database server/i;
+
+const POSTGRES_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Can't reach database server/i;
+const REDIS_MESSAGE = /Connection is closed|Stream isn't writeable/i;
+
+/**
+ * Which store an infrastructure fault came from, for the backend error counter: Postgres by its
+ * SQLSTATE classes and Prisma codes, Redis by ioredis's errors; a bare socket error that names
+ * neither (ECONNREFUSED from either driver) is `unknown`.
+ */
+export function faultBackend(err: unknown, depth = 0): Backend {
+  if (typeof err !== "object" || err === null || depth > 4) return "unknown";
+  const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+  const code = typeof e.code === "string" ? e.code : "";
+  if (/^(08|57P|53|40)/.test(code) || /^P[12]\d{3}$/.test(code)) return "postgres";
+  const name = typeof e.name === "string" ? e.name : "";
+  if (name === "PrismaClientInitializationError") return "postgres";
+  if (name === "MaxRetriesPerRequestError") return "redis";
+  const message = typeof e.message === "string" ? e.message : "";
+  if (POSTGRES_MESSAGE.test(message)) return "postgres";
+  if (REDIS_MESSAGE.test(message)) return "redis";
+  return faultBackend(e.cause, depth + 1);
+}

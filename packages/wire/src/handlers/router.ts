@@ -28,6 +28,8 @@ interface Route<N extends string = string> {
   /** An exact path, or a pattern whose groups are the handler's (URI-decoded) params. */
   path: string | RegExp;
   handle: Handler;
+  /** Position in WIRE_ENDPOINTS (the metrics' endpoint label). */
+  index: number;
 }
 
 const ignore = () => undefined;
@@ -50,6 +52,7 @@ const post = <N extends string>(
   const guarded = guard(name, handle, unavailable);
   return {
     name,
+    index: -1,
     methods: ["POST"],
     path,
     handle: (ctx, req, params) => {
@@ -65,6 +68,7 @@ const post = <N extends string>(
 
 const read = <N extends string>(name: N, path: string, handle: Handler): Route<N> => ({
   name,
+  index: -1,
   methods: ["GET", "HEAD"],
   path,
   handle: guard(name, handle, serviceUnavailable),
@@ -91,10 +95,15 @@ export const ROUTES = [
 
 export type RouteName = (typeof ROUTES)[number]["name"];
 
+/** The metrics' endpoint labels: every route's name, then `unmatched` for paths no route serves. */
+export const WIRE_ENDPOINTS: readonly string[] = [...ROUTES.map((r) => r.name), "unmatched"];
+const UNMATCHED = WIRE_ENDPOINTS.length - 1;
+
 const EXACT = new Map<string, Route>();
 const PATTERNS: Route[] = [];
 const BY_NAME = new Map<string, Route>();
-for (const r of ROUTES as readonly Route[]) {
+for (const [i, r] of (ROUTES as readonly Route[]).entries()) {
+  r.index = i;
   if (typeof r.path === "string") EXACT.set(r.path, r);
   else PATTERNS.push(r);
   BY_NAME.set(r.name, r);
@@ -107,8 +116,23 @@ function run(
   req: WireRequest,
   params: readonly string[],
 ): Promise<WireResult> {
-  if (!route.methods.includes(req.method)) return Promise.resolve(methodNotAllowed());
-  return route.handle(ctx, req, params);
+  const metrics = ctx.metrics;
+  if (!route.methods.includes(req.method)) {
+    metrics?.count(route.index, 405);
+    return Promise.resolve(methodNotAllowed());
+  }
+  if (metrics === undefined) return route.handle(ctx, req, params);
+  // One timestamp and one continuation per request; the recording itself is array arithmetic.
+  const started = performance.now();
+  return route.handle(ctx, req, params).then((r) => {
+    metrics.observe(route.index, r.status, started);
+    return r;
+  });
+}
+
+function unmatched(ctx: WireContext, result: WireResult): Promise<WireResult> {
+  ctx.metrics?.count(UNMATCHED, result.status);
+  return Promise.resolve(result);
 }
 
 /** The URI-decoded groups of a pattern route, or null when the path does not match or cannot be decoded. */
@@ -132,9 +156,9 @@ export function dispatch(ctx: WireContext, req: WireRequest): Promise<WireResult
       if (!(route.path as RegExp).test(path)) continue;
       const params = paramsOf(route, path);
       // A path that cannot be decoded names no project.
-      return params ? run(ctx, route, req, params) : Promise.resolve(notFound("Project not found"));
+      return params ? run(ctx, route, req, params) : unmatched(ctx, notFound("Project not found"));
     }
-    return Promise.resolve(notFound());
+    return unmatched(ctx, notFound());
   } catch (err) {
     return Promise.reject(err);
   }
@@ -153,7 +177,7 @@ export function fetchRoute(
   if (typeof route.path === "string") return (req) => run(ctx, route, req, NO_PARAMS).then(toResponse);
   return (req) => {
     const params = paramsOf(route, pathOf(req.url));
-    return (params ? run(ctx, route, req, params) : Promise.resolve(notFound("Project not found"))).then(
+    return (params ? run(ctx, route, req, params) : unmatched(ctx, notFound("Project not found"))).then(
       toResponse,
     );
   };
