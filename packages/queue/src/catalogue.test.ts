@@ -12,6 +12,8 @@ describe("queue catalogue", () => {
     expect(JOB_NAMES.sort()).toEqual([
       "audit-retention",
       "breaker-stale-sweep",
+      "incident-evaluate",
+      "incident-sweep",
       "price-reprice",
       "usage-retention",
       "usage-rollup",

@@ -1,0 +1,57 @@
+/** The incident rules that need no database: threshold, severity, milestones. */
+
+/** Default minimum duration and quiet period of a project's incidents, in seconds. */
+export const DEFAULT_INCIDENT_MIN_DURATION_SECS = 0;
+export const DEFAULT_INCIDENT_QUIET_SECS = 60;
+
+/**
+ * Down instances needed to open an incident with `live` live instances: `thresholdPct` % of them
+ * (at least 1), or by default 1 instance while the project has ≤ 2 live instances, else 25 %.
+ */
+export function thresholdInstances(live: number, thresholdPct: number | null): number {
+  if (thresholdPct === null) return live <= 2 ? 1 : Math.max(1, Math.ceil(live * 0.25));
+  return Math.max(1, Math.ceil((live * thresholdPct) / 100 - 1e-9));
+}
+
+/** Whether the affected count meets the threshold (never with no live instance). */
+export function meetsThreshold(affected: number, live: number, thresholdPct: number | null): boolean {
+  return live > 0 && affected > 0 && affected >= thresholdInstances(live, thresholdPct);
+}
+
+/** The share milestones announced by provider_incident_updated, in % of live instances. */
+export const INCIDENT_MILESTONES = [50, 100] as const;
+
+/** Milestones `share` (0–1) has reached that are not in `crossed` yet, in ascending order. */
+export function newMilestones(share: number, crossed: number[]): (typeof INCIDENT_MILESTONES)[number][] {
+  return INCIDENT_MILESTONES.filter((m) => share * 100 >= m - 1e-9 && !crossed.includes(m));
+}
+
+/** PagerDuty severity from the affected share: all instances critical, half or more error, else warning. */
+export function incidentSeverity(share: number): "critical" | "error" | "warning" {
+  if (share >= 1) return "critical";
+  if (share >= 0.5) return "error";
+  return "warning";
+}
+
+/** The sparkline keeps this many points per incident (older ones are thinned out). */
+export const MAX_INCIDENT_SAMPLES = 240;
+
+export interface IncidentSample {
+  /** Epoch milliseconds. */
+  t: number;
+  affected: number;
+  live: number;
+}
+
+/** Appends a point when the counts changed; past the cap every other old point is dropped. */
+export function appendSample(samples: IncidentSample[], next: IncidentSample): IncidentSample[] {
+  const last = samples[samples.length - 1];
+  if (last && last.affected === next.affected && last.live === next.live) return samples;
+  let out = [...samples, next];
+  if (out.length > MAX_INCIDENT_SAMPLES) {
+    const keepTail = Math.floor(MAX_INCIDENT_SAMPLES / 2);
+    const head = out.slice(0, out.length - keepTail).filter((_, i) => i % 2 === 0);
+    out = [...head, ...out.slice(out.length - keepTail)];
+  }
+  return out;
+}
