@@ -11,6 +11,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
+import { OpenIncidents } from "./incidents";
 import { LiveIndicator, STATUS_STYLE, StatusDot } from "./status";
 import { POLL_MS, useFleetLive } from "./use-fleet-live";
 
@@ -70,6 +71,7 @@ export function FleetOverview() {
 
   return (
     <div className="space-y-4">
+      <OpenIncidents now={now} polling={mode === "polling"} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <fieldset className="m-0 flex flex-wrap items-center gap-2 border-0 p-0" aria-label="Filters">
           <Select value={project || ALL} onValueChange={(v) => setFilter("project", v === ALL ? "" : v)}>

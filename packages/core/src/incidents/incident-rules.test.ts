@@ -53,3 +53,27 @@ describe("incident rules", () => {
     expect(s[s.length - 1]?.t).toBe(1001);
   });
 });
+
+describe("episodes under incidents", () => {
+  it("puts each episode under the incident it overlaps, the rest apart", async () => {
+    const { groupEpisodesByIncident } = await import("./incident-rules");
+    const t = (m: number) => new Date(Date.UTC(2026, 10, 30, 12, m)).toISOString();
+    const g = groupEpisodesByIncident(
+      [
+        { id: "inc_a", openedAt: t(10), resolvedAt: t(20) },
+        { id: "inc_b", openedAt: t(40), resolvedAt: null },
+      ],
+      [
+        { id: "ep1", openedAt: t(9), closedAt: t(12) },
+        { id: "ep2", openedAt: t(25), closedAt: t(27) },
+        { id: "ep3", openedAt: t(41), closedAt: null },
+      ],
+      Date.parse(t(50)),
+    );
+    expect(g.byIncident).toEqual({
+      inc_a: [expect.objectContaining({ id: "ep1" })],
+      inc_b: [expect.objectContaining({ id: "ep3" })],
+    });
+    expect(g.ungrouped.map((e) => e.id)).toEqual(["ep2"]);
+  });
+});

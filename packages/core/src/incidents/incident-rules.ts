@@ -55,3 +55,35 @@ export function appendSample(samples: IncidentSample[], next: IncidentSample): I
   }
   return out;
 }
+
+/** An episode as the provider page lists it. */
+export interface EpisodeLike {
+  id: string;
+  openedAt: string;
+  closedAt?: string | null;
+}
+
+/**
+ * Groups a provider page's episodes under the incidents they overlap (an episode belongs to the
+ * first incident whose [opened, resolved or now] it overlaps); the rest stay ungrouped.
+ */
+export function groupEpisodesByIncident<E extends EpisodeLike>(
+  incidents: { id: string; openedAt: string; resolvedAt: string | null }[],
+  episodes: E[],
+  now: number,
+): { byIncident: Record<string, E[]>; ungrouped: E[] } {
+  const byIncident: Record<string, E[]> = {};
+  const ungrouped: E[] = [];
+  for (const e of episodes) {
+    const from = Date.parse(e.openedAt);
+    const to = e.closedAt ? Date.parse(e.closedAt) : now;
+    const inc = incidents.find((i) => {
+      const iFrom = Date.parse(i.openedAt);
+      const iTo = i.resolvedAt ? Date.parse(i.resolvedAt) : now;
+      return from <= iTo && to >= iFrom;
+    });
+    if (inc) (byIncident[inc.id] ??= []).push(e);
+    else ungrouped.push(e);
+  }
+  return { byIncident, ungrouped };
+}
