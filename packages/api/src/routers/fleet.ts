@@ -1,16 +1,16 @@
 import {
   type FleetChange,
   getFleetOverview,
+  getFleetOverviewInput,
   getIncidentSettings,
   getIncidentSettingsInput,
+  getProviderHealth,
+  getProviderHealthInput,
   listIncidents,
   listIncidentsInput,
   listOpenIncidents,
   updateIncidentSettings,
   updateIncidentSettingsInput,
-  getFleetOverviewInput,
-  getProviderHealth,
-  getProviderHealthInput,
 } from "@breakwater/core";
 import { TRPCError } from "@trpc/server";
 import { orgProcedure, router } from "../init";

@@ -54,7 +54,10 @@ describe("webhooks and fleet procedures", () => {
     });
     const log = await asA.webhooks.listMessages();
     // The one instance Down (of one) also opened a provider incident, listed beside it.
-    expect(log.items.map((m) => m.type).sort()).toEqual(["circuit_breaker_opened", "provider_incident_opened"]);
+    expect(log.items.map((m) => m.type).sort()).toEqual([
+      "circuit_breaker_opened",
+      "provider_incident_opened",
+    ]);
     expect(log.items.find((m) => m.type === "circuit_breaker_opened")).toMatchObject({
       type: "circuit_breaker_opened",
       status: "pending",

@@ -82,8 +82,13 @@ export function groupEpisodesByIncident<E extends EpisodeLike>(
       const iTo = i.resolvedAt ? Date.parse(i.resolvedAt) : now;
       return from <= iTo && to >= iFrom;
     });
-    if (inc) (byIncident[inc.id] ??= []).push(e);
-    else ungrouped.push(e);
+    if (!inc) {
+      ungrouped.push(e);
+      continue;
+    }
+    const list = byIncident[inc.id] ?? [];
+    list.push(e);
+    byIncident[inc.id] = list;
   }
   return { byIncident, ungrouped };
 }
