@@ -1,19 +1,32 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { type OutagePhase, runOutageScenario } from "../../../tooling/simulator/outage-scenario";
 import { createProjectWithKey, screenshots } from "./fleet-helpers";
-import { createOrganization, signUp, uniqueEmail } from "./helpers";
+import { PASSWORD, uniqueEmail } from "./helpers";
 
 // Its own organization and project, so it runs beside any other spec. The servers run with
 // BREAKER_STALE_SECONDS=10 (playwright.config.ts): the scenario's heartbeat stays well under it.
 test.describe.configure({ timeout: 180_000 });
+
+/** Sign-up and onboarding as helpers.ts does them, with room for a machine under load. */
+async function signUpWithOrganization(page: Page, name: string, org: string) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Work email").fill(uniqueEmail("incident"));
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/onboarding$/, { timeout: 30_000 });
+  await page.getByLabel("Organization name").fill(org);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(/\/projects$/, { timeout: 30_000 });
+  await expect(page.getByTestId("active-org")).toHaveText(org);
+}
 
 test("the outage scenario opens one incident on an open fleet overview within 2 s, resolves it, and lists it in the history", async ({
   page,
 }, info) => {
   const run = Math.random().toString(36).slice(2, 8);
   await page.setViewportSize({ width: 1360, height: 900 });
-  await signUp(page, "Ines Incident", uniqueEmail("incident"));
-  await createOrganization(page, `Incidents ${run}`);
+  await signUpWithOrganization(page, "Ines Incident", `Incidents ${run}`);
   const project = await createProjectWithKey(page, `payments-${run}`);
 
   await test.step("incident settings refuse bad values naming the field, then save a short quiet period", async () => {
