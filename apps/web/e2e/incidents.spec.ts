@@ -81,10 +81,12 @@ test("the outage scenario opens one incident on an open fleet overview within 2 
   const incident = page.locator(`[data-testid="open-incident"][data-project="${project.id}"]`);
   await test.step("the incident appears on the open overview within 2 s of the outage", async () => {
     const downAt = await reached("down_30");
-    await expect(incident).toBeVisible({ timeout: 2_000 });
+    // Measured from the outage's reports being answered to the incident on the page, with no reload.
+    // A slower page fails the test (soft, so the rest still runs and its screenshots are taken).
+    await expect(incident).toBeVisible({ timeout: 15_000 });
     const elapsed = Date.now() - downAt;
     info.annotations.push({ type: "outage → incident on the page", description: `${elapsed} ms` });
-    expect(elapsed).toBeLessThan(2_000);
+    expect.soft(elapsed, "the incident appears within 2 s").toBeLessThan(2_000);
     await expect(incident).toHaveAttribute("data-provider", "openai");
     await expect(incident).toContainText(`openai in payments-${run}`);
     await expect(incident.getByTestId("incident-share")).toContainText("3 of 8 instances");
@@ -109,7 +111,7 @@ test("the outage scenario opens one incident on an open fleet overview within 2 
   await test.step("the provider page groups the episodes under the incident", async () => {
     await page.goto(`/fleet/${project.id}/openai`);
     const item = page.getByTestId("provider-incident");
-    await expect(item).toHaveCount(1);
+    await expect(item).toHaveCount(1, { timeout: 30_000 });
     await expect(item).toHaveAttribute("data-status", "resolved");
     await expect(item).toContainText("peak 100 % (8 of 8)");
     await item.getByText(/8 instance episodes/).click();
@@ -121,7 +123,7 @@ test("the outage scenario opens one incident on an open fleet overview within 2 
     await page.goto("/fleet/incidents");
     const table = page.getByTestId("incident-table");
     const row = table.getByRole("row").filter({ hasText: `payments-${run}` });
-    await expect(row).toHaveCount(1);
+    await expect(row).toHaveCount(1, { timeout: 30_000 });
     await expect(row).toContainText("openai");
     await expect(row).toContainText("100 % (8)");
     await expect(row).toContainText("claude-sonnet-4-5");
