@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { IncidentSettingsForm } from "@/features/fleet/incidents";
 import { BudgetSettingsForm } from "@/features/projects/budget-settings-form";
 import { TagRulesPanel } from "@/features/projects/tag-rules-panel";
 import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
@@ -8,7 +9,7 @@ type Props = { params: Promise<{ projectId: string }> };
 
 export const metadata: Metadata = { title: "Project settings" };
 
-/** Budget mode, limits, threshold alerts, run cap and tag rules of one project. */
+/** Budget mode, limits, threshold alerts, run cap, tag rules and incident settings of one project. */
 export default async function ProjectSettingsPage({ params }: Props) {
   const { projectId } = await params;
   try {
@@ -24,6 +25,7 @@ export default async function ProjectSettingsPage({ params }: Props) {
       <div className="space-y-6">
         <BudgetSettingsForm projectId={projectId} canManage={viewer.can.manageRules} />
         <TagRulesPanel projectId={projectId} canManage={viewer.can.manageRules} />
+        <IncidentSettingsForm projectId={projectId} canManage={viewer.can.manageRules} />
       </div>
     </HydrateClient>
   );
