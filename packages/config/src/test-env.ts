@@ -12,6 +12,8 @@ const TestEnvSchema = z.object({
   TEST_REDIS_URL: z.url().default("redis://127.0.0.1:6379/1"),
   E2E_PORT: z.coerce.number().int().min(1).max(65_535).default(3100),
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
+  /** Which server the SDK API's integration suites run behind: the lean one or the dashboard's port. */
+  WIRE_TEST_SERVER: z.enum(["lean", "dashboard"]).default("lean"),
   CI: z
     .string()
     .optional()
