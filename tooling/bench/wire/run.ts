@@ -650,14 +650,8 @@ async function main() {
     }
     const web = startServer(
       "dashboard",
-      [
-        ...nodeFlags,
-        path.join(repoRoot, "apps/web/server.mjs"),
-        "-p",
-        String(PORTS.dashboard),
-        "-H",
-        "127.0.0.1",
-      ],
+      // As deployed (`npm run start -w @breakwater/web`): plain node, no extra V8 flags.
+      [path.join(repoRoot, "apps/web/server.mjs"), "-p", String(PORTS.dashboard), "-H", "127.0.0.1"],
       childEnv({
         NODE_ENV: "production",
         LOG_LEVEL: "warn",
