@@ -19,7 +19,8 @@
  *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
  *        --only check|ingest|lease|flood|dashboard, --out <file> (default results/latest.json),
- *        --database <name> (default breakwater_bench, on the server of DATABASE_URL).
+ *        --database <name> (default breakwater_bench, on the server of DATABASE_URL),
+ *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2).
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -56,6 +57,7 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     out: { type: "string", default: path.join(here, "results", "latest.json") },
     database: { type: "string", default: "breakwater_bench" },
+    port: { type: "string", default: "3610" },
   },
 });
 const only = flags.only as "check" | "ingest" | "lease" | "flood" | "dashboard" | undefined;
@@ -95,7 +97,13 @@ const PLAN = {
   },
   deadlineSeconds: 175,
 } as const;
-const PORTS = { breakwater: 3610, bare: 3611, dashboard: 3612 } as const;
+/** Breakwater on --port, the bare server on the next one, the dashboard (`--only dashboard`) on the one after. */
+const PORT_BASE = Number(flags.port);
+if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1 || PORT_BASE > 65_533) {
+  process.stderr.write("--port takes a port number (the first of three consecutive ports)\n");
+  process.exit(2);
+}
+const PORTS = { breakwater: PORT_BASE, bare: PORT_BASE + 1, dashboard: PORT_BASE + 2 } as const;
 /** What the servers write to Redis db 3: budget keys, admission windows, the bare server's hash. */
 const BENCH_KEY_PATTERNS = ["bw:bud:*", "bw:adm:*", "bench:bare:*"];
 const CHECK_PATH = "/api/v1/budgets/check";
@@ -483,6 +491,8 @@ async function main() {
   await waitFor(
     () => fetch(`http://127.0.0.1:${PORTS.breakwater}/health`).then((r) => r.ok),
     `Breakwater on ${PORTS.breakwater}\n${bw.stderrTail()}`,
+    // A loaded machine can take this long to start a bundle that size.
+    60_000,
   );
   await waitFor(
     () => fetch(`http://127.0.0.1:${PORTS.bare}/`, { method: "POST", body: "{}" }).then((r) => r.ok),

@@ -106,7 +106,7 @@ describe("ingestMetadataEvents", () => {
     expect(nanosToDecimal(-1_500n)).toBe("-0.000001500");
   });
 
-  it("concurrent batches share statements: each event is stored and counted by exactly one batch, runs add up, spend is recorded once", async () => {
+  it("concurrent batches racing their replays: each event is stored and counted by exactly one batch, runs add up, spend is recorded once", async () => {
     const [t1, t2] = await Promise.all([tenant(), tenant()]);
     const spent: string[] = [];
     const deps = {
@@ -118,9 +118,9 @@ describe("ingestMetadataEvents", () => {
         for (const i of items) spent.push(`${i.callId}/${i.attemptIndex}`);
       },
     };
-    // Twelve batches in flight at once over a pool of 2: more than the statements in flight, so
-    // several ride in one statement. Every batch repeats three events of the batch before it (an
-    // SDK replay racing the original) and one of another project's ids (a different event).
+    // Twelve batches in flight at once over a pool of 2. Every batch repeats three events of the
+    // previous batch of its project (an SDK replay racing the original); one batch carries another
+    // project's ids (a different event).
     const batches: { t: typeof t1; events: IngestEvent[] }[] = [];
     for (let b = 0; b < 12; b++) {
       const t = b % 2 === 0 ? t1 : t2;

@@ -331,11 +331,9 @@ const ALWAYS = new Set([
 ]);
 
 /**
- * One statement for one or more batches (of any projects): the events insert skips duplicates on
- * any unique key (no conflict target, so it holds however the table is keyed or partitioned), and
- * the agent runs of exactly the rows that went in are upserted in the same statement (so a
- * replayed batch never double counts a run). Runs are upserted in (project, id) order to keep lock
- * order stable.
+ * One statement per batch: the events insert skips duplicates on either unique key, and the agent
+ * runs of exactly the rows that went in are upserted in the same statement (so a replayed batch
+ * never double counts a run). Runs are upserted in id order to keep lock order stable.
  */
 function insertSql(columns: (typeof INGEST_COLUMNS)[number][]): string {
   const names: string[] = columns.map(([c]) => c);
@@ -345,24 +343,24 @@ function insertSql(columns: (typeof INGEST_COLUMNS)[number][]): string {
     : `'{}'::text[]`;
   return `
 WITH v AS (
-  SELECT * FROM unnest($1::text[], ${columns.map(([, t], i) => `$${i + 2}::${t}[]`).join(", ")}) AS v(project_id, ${names.join(", ")})
+  SELECT * FROM unnest(${columns.map(([, t], i) => `$${i + 2}::${t}[]`).join(", ")}) AS v(${names.join(", ")})
 ), ins AS (
   INSERT INTO metadata_events (project_id, ${names.join(", ")})
-  SELECT v.project_id, ${names.map((c) => (c === "velocity_flags" ? "v.velocity_flags::text[]" : `v.${c}`)).join(", ")}
+  SELECT $1, ${names.map((c) => (c === "velocity_flags" ? "v.velocity_flags::text[]" : `v.${c}`)).join(", ")}
     FROM v
   ON CONFLICT DO NOTHING
-  RETURNING project_id, call_id, attempt_index, agent_run_id, agent_run_name, parent_agent_run_id, timestamp,
+  RETURNING call_id, attempt_index, agent_run_id, agent_run_name, parent_agent_run_id, timestamp,
             cost_usd, avoided_cost_usd, priced, velocity_flags
 ), runs AS (
   INSERT INTO agent_runs (project_id, agent_run_id, name, parent_agent_run_id, is_auto, first_seen_at,
                           last_seen_at, call_count, cost_usd, avoided_cost_usd, unpriced_calls, velocity_flags)
-  SELECT i.project_id, i.agent_run_id, max(i.agent_run_name), max(i.parent_agent_run_id),
+  SELECT $1, i.agent_run_id, max(i.agent_run_name), max(i.parent_agent_run_id),
          i.agent_run_id LIKE '\\_auto-%', min(i.timestamp), max(i.timestamp), count(*),
          coalesce(sum(i.cost_usd), 0), coalesce(sum(i.avoided_cost_usd), 0),
          count(*) FILTER (WHERE NOT i.priced), ${flags}
     FROM ins i
-   GROUP BY i.project_id, i.agent_run_id
-   ORDER BY i.project_id, i.agent_run_id
+   GROUP BY i.agent_run_id
+   ORDER BY i.agent_run_id
   ON CONFLICT (project_id, agent_run_id) DO UPDATE SET
     name = coalesce(excluded.name, agent_runs.name),
     parent_agent_run_id = coalesce(excluded.parent_agent_run_id, agent_runs.parent_agent_run_id),
@@ -376,7 +374,7 @@ WITH v AS (
       ELSE ARRAY(SELECT DISTINCT x FROM unnest(agent_runs.velocity_flags || excluded.velocity_flags) x) END
   RETURNING 1
 )
-SELECT project_id, call_id::text AS call_id, attempt_index FROM ins`;
+SELECT call_id::text AS call_id, attempt_index FROM ins`;
 }
 
 /** Column sets that get a named (prepared once per connection) statement; the rest run unnamed. */
@@ -412,7 +410,7 @@ export function insertStatement(used: readonly boolean[]): { name?: string; text
   return { text };
 }
 
-function insertEvents(
+async function insertEvents(
   pg: Pool,
   projectId: string,
   events: IngestEvent[],
@@ -420,19 +418,16 @@ function insertEvents(
   cost: (bigint | null)[],
   avoided: (bigint | null)[],
 ): Promise<Set<string>> {
-  const values: unknown[][] = new Array(rows.length);
-  const callKeys: string[] = new Array(rows.length);
-  const legacyKeys: string[] = new Array(rows.length);
-  for (let k = 0; k < rows.length; k++) {
-    const e = events[rows[k]!]!;
+  const cols: unknown[][] = INGEST_COLUMNS.map(() => new Array(rows.length));
+  const used = INGEST_COLUMNS.map(([c]) => ALWAYS.has(c));
+  rows.forEach((i, k) => {
+    const e = events[i]!;
     const c = cost[k] ?? null;
     const a = avoided[k] ?? null;
     // Unpriced = the catalogue could not price what this event is about (actual or avoided).
     const priced = e.status === "budget_denied" ? a !== null : c !== null;
     const flags = e.velocity_flags && e.velocity_flags.length > 0 ? pgTextArray(e.velocity_flags) : null;
-    callKeys[k] = `${e.call_id}/${e.attempt_index}`;
-    legacyKeys[k] = `${e.timestamp.micros}/${e.sdk_instance_id}`;
-    values[k] = [
+    const values: unknown[] = [
       e.call_id,
       e.attempt_index,
       e.timestamp.iso,
@@ -471,134 +466,22 @@ function insertEvents(
       a === null ? null : nanosToDecimalString(a),
       priced,
     ];
-  }
-  return eventWriterFor(pg).insert({ projectId, values, callKeys, legacyKeys });
-}
-
-/** One batch's rows waiting for the statement that will carry them. */
-interface PendingInsert {
-  projectId: string;
-  /** Per row, its INGEST_COLUMNS values. */
-  values: unknown[][];
-  /** Per row, `call_id/attempt_index` and `timestamp micros/sdk_instance_id` (the unique keys). */
-  callKeys: string[];
-  legacyKeys: string[];
-  resolve(inserted: Set<string>): void;
-  reject(err: unknown): void;
-}
-
-/** Statements one process runs at once; batches arriving meanwhile ride together in the next one. */
-export const EVENT_STATEMENTS_IN_FLIGHT = 2;
-/** Rows one statement carries at most (a lone larger batch still goes in one statement). */
-export const EVENT_ROWS_PER_STATEMENT = 2_000;
-
-/**
- * Group commit of the batches concurrent requests ingest (through one pool): while
- * EVENT_STATEMENTS_IN_FLIGHT inserts are running, newly arriving batches queue, and the next
- * statement carries all of them (up to EVENT_ROWS_PER_STATEMENT rows) — one plan, one commit and
- * one WAL flush for several SDK batches, and one agent-run upsert per run instead of one per batch
- * (concurrent batches of one run otherwise wait on each other's row lock). A lone request never
- * waits: with a statement slot free its batch goes at once. Each batch learns exactly which of its
- * rows went in; a row repeating one of an earlier batch in the same statement is left to that
- * batch (it is then a duplicate of a stored row, as if the batches had run one after the other).
- */
-class EventWriter {
-  private readonly queue: PendingInsert[] = [];
-  private inFlight = 0;
-  constructor(private readonly pg: Pool) {}
-
-  insert(p: Omit<PendingInsert, "resolve" | "reject">): Promise<Set<string>> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ ...p, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < EVENT_STATEMENTS_IN_FLIGHT && this.queue.length > 0) {
-      const group: PendingInsert[] = [this.queue.shift()!];
-      let rows = group[0]!.values.length;
-      while (this.queue.length > 0 && rows + this.queue[0]!.values.length <= EVENT_ROWS_PER_STATEMENT) {
-        const next = this.queue.shift()!;
-        rows += next.values.length;
-        group.push(next);
-      }
-      this.inFlight++;
-      this.write(group).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  private async write(group: PendingInsert[]): Promise<void> {
-    try {
-      const results = await insertGroup(this.pg, group);
-      for (let g = 0; g < group.length; g++) group[g]!.resolve(results[g]!);
-    } catch (err) {
-      for (const p of group) p.reject(err);
-    }
-  }
-}
-
-const writers = new WeakMap<Pool, EventWriter>();
-function eventWriterFor(pg: Pool): EventWriter {
-  let w = writers.get(pg);
-  if (!w) {
-    w = new EventWriter(pg);
-    writers.set(pg, w);
-  }
-  return w;
-}
-
-/** Inserts the rows of several batches in one statement; per batch, the call keys that went in. */
-async function insertGroup(pg: Pool, group: PendingInsert[]): Promise<Set<string>[]> {
-  const projectIds: string[] = [];
-  const rowsOf: unknown[][] = [];
-  // `project\0call/attempt` → the batch whose row carries it into the statement.
-  const owner = new Map<string, number>();
-  const seenLegacy = new Set<string>();
-  group.forEach((p, g) => {
-    for (let k = 0; k < p.values.length; k++) {
-      const callKey = `${p.projectId}\u0000${p.callKeys[k]}`;
-      const legacyKey = `${p.projectId}\u0000${p.legacyKeys[k]}`;
-      if (owner.has(callKey) || seenLegacy.has(legacyKey)) continue;
-      owner.set(callKey, g);
-      seenLegacy.add(legacyKey);
-      projectIds.push(p.projectId);
-      rowsOf.push(p.values[k]!);
-    }
-  });
-  const n = rowsOf.length;
-  const cols: unknown[][] = INGEST_COLUMNS.map(() => new Array(n));
-  const used = INGEST_COLUMNS.map(([c]) => ALWAYS.has(c));
-  for (let k = 0; k < n; k++) {
-    const values = rowsOf[k]!;
     for (let j = 0; j < values.length; j++) {
       cols[j]![k] = values[j];
       if (values[j] !== null) used[j] = true;
     }
-  }
+  });
   // velocity_flags is NOT NULL (default '{}'): when some rows carry flags, the others send '{}'.
   const flagsAt = INGEST_COLUMNS.findIndex(([c]) => c === "velocity_flags");
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
   const stmt = insertStatement(used);
-  const params = [projectIds, ...cols.filter((_, j) => used[j])];
-  const results = group.map(() => new Set<string>());
-  // Two statements carrying the same events in different orders can deadlock on the unique
-  // indexes; Postgres aborts one of them, and running it again is all it takes.
+  const params = [projectId, ...cols.filter((_, j) => used[j])];
+  // Two batches carrying the same events in different orders can deadlock on the unique indexes;
+  // Postgres aborts one of them, and running it again is all it takes.
   for (let attempt = 1; ; attempt++) {
     try {
-      const res = await pg.query<{ project_id: string; call_id: string; attempt_index: number }>({
-        ...stmt,
-        values: params,
-      });
-      for (const r of res.rows) {
-        const key = `${r.call_id}/${r.attempt_index}`;
-        const g = owner.get(`${r.project_id}\u0000${key}`);
-        if (g !== undefined) results[g]!.add(key);
-      }
-      return results;
+      const res = await pg.query<{ call_id: string; attempt_index: number }>({ ...stmt, values: params });
+      return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (attempt >= 3 || (code !== "40P01" && code !== "40001")) throw err;
