@@ -1,3 +1,19 @@
-import { packageConfig } from "../../vitest.shared.ts";
+import { packageConfig, testEnv } from "../../vitest.shared.ts";
 
-export default packageConfig();
+const config = packageConfig();
+// The same integration suites behind the dashboard's single port (apps/web/server.mjs →
+// createDashboardServer), so it and the lean server stay byte-identical. The property suites
+// exercise the handlers, not the transport, and run once (behind the lean server).
+config.test?.projects?.push({
+  test: {
+    name: "int-dashboard",
+    include: ["src/**/*.int.test.ts"],
+    exclude: ["src/**/*.property.int.test.ts", "**/node_modules/**"],
+    env: { ...testEnv, WIRE_TEST_SERVER: "dashboard" },
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    fileParallelism: false,
+  },
+});
+
+export default config;

@@ -2,14 +2,17 @@ import { describe, expect, it } from "vitest";
 import { testHarnessEnv } from "./test-env";
 
 describe("testHarnessEnv", () => {
-  it("defaults to the test database, Redis db 1, port 3100 and the system Chromium", () => {
+  it("defaults to the test database, Redis db 1, port 3100, the system Chromium and the lean SDK server", () => {
     expect(testHarnessEnv({})).toEqual({
       TEST_DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/breakwater_test",
       TEST_REDIS_URL: "redis://127.0.0.1:6379/1",
       E2E_PORT: 3100,
       CHROMIUM_PATH: "/usr/bin/chromium",
+      WIRE_TEST_SERVER: "lean",
       CI: false,
     });
+    expect(testHarnessEnv({ WIRE_TEST_SERVER: "dashboard" }).WIRE_TEST_SERVER).toBe("dashboard");
+    expect(() => testHarnessEnv({ WIRE_TEST_SERVER: "next" })).toThrow(/WIRE_TEST_SERVER/);
   });
 
   it("takes overrides and reads CI as a flag", () => {

@@ -17,6 +17,8 @@ const TestEnvSchema = z.object({
   TEST_REDIS_CLUSTER_NODES: z.string().min(1).default("127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003"),
   E2E_PORT: z.coerce.number().int().min(1).max(65_535).default(3100),
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
+  /** Which server the SDK API's integration suites run behind: the lean one or the dashboard's port. */
+  WIRE_TEST_SERVER: z.enum(["lean", "dashboard"]).default("lean"),
   CI: z
     .string()
     .optional()

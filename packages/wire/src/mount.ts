@@ -1,4 +1,5 @@
 import { getConfig } from "@breakwater/config";
+import { SERVICE_UNAVAILABLE } from "./errors";
 import type { RouteName } from "./handlers/router";
 import { createWireRuntime, type WireRuntime } from "./runtime";
 
@@ -26,7 +27,7 @@ export function mountWire(name: RouteName | "dispatch"): (req: Request) => Promi
       // Boot failed (bad configuration, database unreachable at first request): say why once per
       // failure on stderr — there is no logger without a config — and answer retryably.
       process.stderr.write(`SDK API unavailable: ${err instanceof Error ? err.message : String(err)}\n`);
-      return new Response('{"detail":"Service temporarily unavailable; retry"}', {
+      return new Response(SERVICE_UNAVAILABLE, {
         status: 503,
         headers: { "content-type": "application/json" },
       });

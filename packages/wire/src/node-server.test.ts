@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { rawJson } from "./errors";
-import { createWireServer } from "./node-server";
+import { createWireServer, isWirePath } from "./node-server";
 
 const servers: ReturnType<typeof createWireServer>[] = [];
 afterEach(async () => {
@@ -55,5 +55,46 @@ describe("the lean server's bounds", () => {
     const answer = await fate(slow);
     expect(answer === "closed" || answer.startsWith("HTTP/1.1 408")).toBe(true);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("the dashboard's single port", () => {
+  it("sends the SDK API's paths to the wire dispatch and everything else to the app", () => {
+    for (const p of [
+      "/api/v1/budgets/check",
+      "/api/v1",
+      "/api/v1/nope?x=1",
+      "/health",
+      "/health/ready",
+      "http://h/api/v1/x",
+    ])
+      expect(isWirePath(p)).toBe(true);
+    for (const p of [
+      "/",
+      "/sign-in",
+      "/api/v10/x",
+      "/api/v1x",
+      "/api/trpc/x",
+      "/healthz",
+      "/health/live",
+      "/api/auth/x",
+    ])
+      expect(isWirePath(p)).toBe(false);
+  });
+
+  it("answers the app's paths through the fallback, on the same bounded server", async () => {
+    const server = createWireServer(async () => rawJson(200, '{"status":"ok"}'), {
+      fallback: (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<p>app</p>");
+      },
+    });
+    servers.push(server);
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await (await fetch(`${base}/sign-in`)).text()).toBe("<p>app</p>");
+    expect(await (await fetch(`${base}/health`)).text()).toBe('{"status":"ok"}');
+    expect(server.keepAliveTimeout).toBe(65_000);
   });
 });

@@ -7,7 +7,7 @@ import {
 } from "node:http";
 import type { Logger } from "pino";
 import type { WireResult } from "./errors";
-import type { WireRequest } from "./http";
+import { pathOf, type WireRequest } from "./http";
 
 /** Header lookup over a Node IncomingMessage's parsed headers (fetch Headers semantics for get). */
 class NodeHeaders {
@@ -73,6 +73,17 @@ export interface WireServerOptions {
   headersTimeoutMs?: number;
   /** Milliseconds a client has to send a whole request (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * Another application on the same port (the dashboard): requests outside the SDK API's paths
+   * (`/api/v1`, `/api/v1/*`, `/health`, `/health/ready`) go to it instead of `dispatch`.
+   */
+  fallback?: (msg: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** Whether a request target is the SDK API's: everything under /api/v1 (unknown paths there get the API's JSON 404) and the health probes. */
+export function isWirePath(url: string): boolean {
+  const path = pathOf(url);
+  return path.startsWith("/api/v1/") || path === "/api/v1" || path === "/health" || path === "/health/ready";
 }
 
 /**
@@ -91,7 +102,9 @@ export function createWireServer(
   // Node enforces both timeouts on a sweep (every 30 s by default): a sweep every second, so a
   // slow client is cut off near its deadline rather than up to 30 s later.
   const connectionsCheckingInterval = Math.min(1_000, Math.max(50, headersTimeout / 4));
+  const { fallback } = opts;
   const server = createServer({ connectionsCheckingInterval }, (msg, res) => {
+    if (fallback && !isWirePath(msg.url ?? "/")) return fallback(msg, res);
     dispatch(new NodeWireRequest(msg)).then(
       (r) => write(res, r),
       (err: unknown) => {

@@ -6,7 +6,7 @@
 import { Agent, request } from "node:http";
 import { createRequire } from "node:module";
 import pg from "pg";
-import { EventStream, type WireEvent } from "./workload";
+import { BARE_EVENTS_TABLE, EventStream, type WireEvent } from "./workload";
 
 // autocannon ships no types: the slice used here, typed locally.
 interface AutocannonResult {
@@ -294,7 +294,7 @@ function ingestHttp(job: Extract<Job, { op: "ingest-http" }>): Promise<IngestRun
   });
 }
 
-// The columns Breakwater's ingest writes, in one plain multi-row INSERT per batch.
+// The columns Breakwater's ingest writes, in one multi-row INSERT … ON CONFLICT DO NOTHING per batch.
 const COLUMNS = [
   "project_id",
   "call_id",
@@ -396,8 +396,10 @@ async function ingestSql(job: Extract<Job, { op: "ingest-sql" }>): Promise<Inges
         for (const i of used) params.push(r[i] ?? (COLUMNS[i] === "velocity_flags" ? "{}" : null));
         return `(${used.map((_, k) => `$${base + k + 1}`).join(",")})`;
       });
+      // Deduplicating like the product (its insert must skip replays on either unique key), without
+      // a conflict target, so it holds for any unique key the table has (partitioned or not).
       const res = await pool.query(
-        `INSERT INTO metadata_events (${used.map((i) => COLUMNS[i]).join(",")}) VALUES ${tuples.join(",")}`,
+        `INSERT INTO ${BARE_EVENTS_TABLE} (${used.map((i) => COLUMNS[i]).join(",")}) VALUES ${tuples.join(",")} ON CONFLICT DO NOTHING`,
         params,
       );
       return res.rowCount ?? 0;

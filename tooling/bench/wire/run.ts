@@ -5,7 +5,8 @@
  *   2. budget check, closed loop (autocannon, 32 connections): peak req/s;
  *   3. ingest in batches of 50 and of 1000: durable events/s.
  * The reference for 1–2 is a bare node:http server that parses the same body and does one Redis
- * EVALSHA; for 3 it is one plain multi-row INSERT per batch of the same rows into the same table.
+ * EVALSHA; for 3 it is one multi-row INSERT … ON CONFLICT DO NOTHING per batch of the same rows
+ * into a copy of the events table (same columns, unique keys and indexes).
  * Breakwater is the production build of the lean SDK API server (NODE_ENV=production,
  * LOG_LEVEL=warn) on a dedicated database `breakwater_bench` and Redis db 3. Servers, generator
  * and this orchestrator are separate processes; measurements of the two servers are interleaved
@@ -17,7 +18,9 @@
  * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
  *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
- *        --only check|ingest|lease|flood, --out <file> (default results/latest.json).
+ *        --only check|ingest|lease|flood|dashboard, --out <file> (default results/latest.json),
+ *        --database <name> (default breakwater_bench, on the server of DATABASE_URL),
+ *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2).
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -45,7 +48,7 @@ import { measureCpu, unlinkKeys } from "./cpu";
 import { runLeaseWorkload } from "./lease";
 import type { ClosedResult, FloodResult, IngestRunResult, Job, OpenResult } from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
-import { checkBodies } from "./workload";
+import { BARE_EVENTS_TABLE, checkBodies } from "./workload";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -53,11 +56,13 @@ const { values: flags } = parseArgs({
     profile: { type: "boolean", default: false },
     only: { type: "string" },
     out: { type: "string", default: path.join(here, "results", "latest.json") },
+    database: { type: "string", default: "breakwater_bench" },
+    port: { type: "string", default: "3610" },
   },
 });
-const only = flags.only as "check" | "ingest" | "lease" | "flood" | undefined;
-if (only !== undefined && !["check", "ingest", "lease", "flood"].includes(only)) {
-  process.stderr.write("--only takes check, ingest, lease or flood\n");
+const only = flags.only as "check" | "ingest" | "lease" | "flood" | "dashboard" | undefined;
+if (only !== undefined && !["check", "ingest", "lease", "flood", "dashboard"].includes(only)) {
+  process.stderr.write("--only takes check, ingest, lease, flood or dashboard\n");
   process.exit(2);
 }
 
@@ -76,13 +81,29 @@ const PLAN = {
     maxSendLagMs: 10,
   },
   closed: { connections: 32, rounds: 4, seconds: 3 },
-  ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: 4 },
+  // Batches of 50 are what the SDKs send, from many instances at once; batches of 1000 are backfills.
+  ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: { 50: 8, 1000: 4 } },
   // 1,000 keyless + 1,000 made-up-key requests per second beside the legitimate project's checks.
   flood: { legitRate: 300, floodRate: 2000, seconds: 2, rounds: 8, warmupSeconds: 2 },
-  targets: { openP99Ratio: 1.5, closedRatio: 0.5, ingestRatio: 0.5, floodP99Ratio: 2 },
+  // The dashboard's /api/v1 beside the lean server (single-port deployments): closed and open loop.
+  dashboard: { rounds: 4, seconds: 3, openRounds: 6, openSeconds: 1.5 },
+  targets: {
+    openP99Ratio: 1.25,
+    closedRatio: 0.75,
+    ingestRatio: 0.75,
+    floodP99Ratio: 2,
+    dashboardRatio: 0.8,
+    dashboardP99Ratio: 1.25,
+  },
   deadlineSeconds: 175,
 } as const;
-const PORTS = { breakwater: 3610, bare: 3611 } as const;
+/** Breakwater on --port, the bare server on the next one, the dashboard (`--only dashboard`) on the one after. */
+const PORT_BASE = Number(flags.port);
+if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1 || PORT_BASE > 65_533) {
+  process.stderr.write("--port takes a port number (the first of three consecutive ports)\n");
+  process.exit(2);
+}
+const PORTS = { breakwater: PORT_BASE, bare: PORT_BASE + 1, dashboard: PORT_BASE + 2 } as const;
 /** What the servers write to Redis db 3: budget keys, admission windows, the bare server's hash. */
 const BENCH_KEY_PATTERNS = ["bw:bud:*", "bw:adm:*", "bench:bare:*"];
 const CHECK_PATH = "/api/v1/budgets/check";
@@ -377,7 +398,7 @@ const r0 = (n: number) => Math.round(n);
 async function main() {
   const started = Date.now();
   const base = parseConfig(processEnv());
-  const databaseUrl = withDatabase(base.DATABASE_URL, "breakwater_bench");
+  const databaseUrl = withDatabase(base.DATABASE_URL, flags.database);
   const redisUrl = withRedisDb(base.REDIS_URL, 3);
   const config = parseConfig({
     ...processEnv(),
@@ -406,13 +427,17 @@ async function main() {
   const stale = await unlinkKeys(redisUrl, BENCH_KEY_PATTERNS);
   if (stale) log(`removed ${stale} keys of earlier runs from Redis db 3`);
 
-  log("setup: migrate breakwater_bench, seed, tenant, production build of the SDK API server…");
+  log(`setup: migrate ${flags.database}, seed, tenant, production build of the SDK API server…`);
   await runToEnd(
     "npm",
     ["run", "-s", "-w", "@breakwater/db", "prisma", "--", "migrate", "deploy"],
     childEnv({}),
   );
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  // The bare ingest's own copy of metadata_events (columns, defaults, unique keys, indexes),
+  // re-made each run so it follows the current schema.
+  await admin.query(`DROP TABLE IF EXISTS ${BARE_EVENTS_TABLE}`);
+  await admin.query(`CREATE TABLE ${BARE_EVENTS_TABLE} (LIKE metadata_events INCLUDING ALL)`);
   // Each run starts from empty event tables, so insert speed does not depend on earlier runs.
   await admin.query("TRUNCATE metadata_events, agent_runs");
   const [tenant] = await Promise.all([
@@ -466,6 +491,8 @@ async function main() {
   await waitFor(
     () => fetch(`http://127.0.0.1:${PORTS.breakwater}/health`).then((r) => r.ok),
     `Breakwater on ${PORTS.breakwater}\n${bw.stderrTail()}`,
+    // A loaded machine can take this long to start a bundle that size.
+    60_000,
   );
   await waitFor(
     () => fetch(`http://127.0.0.1:${PORTS.bare}/`, { method: "POST", body: "{}" }).then((r) => r.ok),
@@ -617,6 +644,113 @@ async function main() {
 
   if (only === "flood") results.flood = await floodPhase();
 
+  /**
+   * The same checks through the dashboard's server (apps/web/server.mjs, production build) and
+   * through the lean server, interleaved round by round: closed loop (32 connections) and open
+   * loop at the check rate. A single-port deployment should not pay for sharing its port.
+   */
+  async function dashboardPhase() {
+    if (!existsSync(path.join(repoRoot, "apps/web/.next/BUILD_ID"))) {
+      log("dashboard: no production build; building it (npm run build -w @breakwater/web)…");
+      await runToEnd(
+        "npm",
+        ["run", "-s", "build", "-w", "@breakwater/web"],
+        childEnv({ AUTH_SECRET: randomBytes(24).toString("hex") }),
+      );
+    }
+    const web = startServer(
+      "dashboard",
+      // As deployed (`npm run start -w @breakwater/web`): plain node, no extra V8 flags.
+      [path.join(repoRoot, "apps/web/server.mjs"), "-p", String(PORTS.dashboard), "-H", "127.0.0.1"],
+      childEnv({
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        AUTH_SECRET: randomBytes(24).toString("hex"),
+        PUBLIC_URL: `http://127.0.0.1:${PORTS.dashboard}`,
+      }),
+    );
+    await waitFor(
+      () => fetch(`http://127.0.0.1:${PORTS.dashboard}/sign-in`).then((r) => r.ok),
+      `the dashboard on ${PORTS.dashboard}\n${web.stderrTail()}`,
+      60_000,
+    );
+    const sides = [
+      { name: "lean" as const, port: PORTS.breakwater },
+      { name: "dashboard" as const, port: PORTS.dashboard },
+    ];
+    const { rate } = PLAN.open;
+    for (const s of sides)
+      await send({ op: "open", port: s.port, path: CHECK_PATH, headers, bodies, rate, seconds: 2 });
+    const { connections } = PLAN.closed;
+    const { rounds, seconds, openRounds, openSeconds } = PLAN.dashboard;
+    log(`dashboard: closed loop, ${connections} connections, ${rounds}×${seconds} s per server…`);
+    const closed: Record<string, ClosedResult[]> = { lean: [], dashboard: [] };
+    const sideOrder = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
+    for (let round = 0; round < rounds; round++) {
+      for (const s of sideOrder(round)) {
+        await sleep(300);
+        closed[s.name]!.push(
+          await send<ClosedResult>({
+            op: "closed",
+            port: s.port,
+            path: CHECK_PATH,
+            headers,
+            bodies,
+            connections,
+            seconds,
+          }),
+        );
+      }
+    }
+    log(`dashboard: open loop ${rate} req/s, ${openRounds} rounds of ${openSeconds} s per server…`);
+    const open: Record<string, OpenResult[]> = { lean: [], dashboard: [] };
+    for (let round = 0; round < openRounds; round++) {
+      for (const s of sideOrder(round)) {
+        await sleep(300);
+        open[s.name]!.push(
+          await send<OpenResult>({
+            op: "open",
+            port: s.port,
+            path: CHECK_PATH,
+            headers,
+            bodies,
+            rate,
+            seconds: openSeconds,
+          }),
+        );
+      }
+    }
+    const lean = throughputOf(closed.lean!);
+    const dash = throughputOf(closed.dashboard!);
+    const leanOpen = latencyOf(open.lean!);
+    const dashOpen = latencyOf(open.dashboard!);
+    const pairRatios = dashOpen.roundsP99.map((p, i) => p / leanOpen.roundsP99[i]!);
+    return {
+      connections,
+      lean,
+      dashboard: dash,
+      ratio: dash.rps / lean.rps,
+      open_loop: {
+        rate,
+        lean: leanOpen,
+        dashboard: dashOpen,
+        p99_ratio: dashOpen.p99 / leanOpen.p99,
+        p99_ratio_by_round: pairRatios.map(r2),
+        p99_ratio_median_of_rounds: median(pairRatios),
+      },
+      target_ratio_min: PLAN.targets.dashboardRatio,
+      target_p99_ratio_max: PLAN.targets.dashboardP99Ratio,
+      pass:
+        dash.rps / lean.rps >= PLAN.targets.dashboardRatio &&
+        median(pairRatios) <= PLAN.targets.dashboardP99Ratio &&
+        dash.non2xx === 0 &&
+        dash.errors === 0 &&
+        dashOpen.ok === dashOpen.sent,
+    };
+  }
+
+  if (only === "dashboard") results.dashboard = await dashboardPhase();
+
   if (only === undefined || only === "lease") {
     results.lease = await runLeaseWorkload({ ports: PORTS, headers, log });
   }
@@ -737,10 +871,11 @@ async function main() {
   }
 
   if (only === undefined || only === "ingest") {
-    const { sizes, rounds, seconds, concurrency } = PLAN.ingest;
+    const { sizes, rounds, seconds } = PLAN.ingest;
     const ingest: Record<string, unknown> = {};
     let reported = 0;
     for (const size of sizes) {
+      const concurrency = PLAN.ingest.concurrency[size];
       log(`ingest: batches of ${size}, ${concurrency} in flight, ${rounds}×${seconds} s per side…`);
       const runs: Record<string, IngestRunResult[]> = { bare: [], breakwater: [] };
       resetCpu();
@@ -769,6 +904,7 @@ async function main() {
       ingest[String(size)] = {
         bare,
         breakwater: bwi,
+        concurrency,
         cpu_us_per_event: { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() },
         ratio: bwi.eventsPerSecond / bare.eventsPerSecond,
         target_ratio_min: PLAN.targets.ingestRatio,
@@ -781,21 +917,22 @@ async function main() {
     // "Durable" is checked, not assumed: every event either side counted must be a stored row.
     const stored = Number(
       (
-        await admin.query<{ n: string }>("SELECT count(*) AS n FROM metadata_events WHERE project_id = $1", [
-          tenant.projectId,
-        ])
+        await admin.query<{ n: string }>(
+          `SELECT (SELECT count(*) FROM metadata_events WHERE project_id = $1)
+                + (SELECT count(*) FROM ${BARE_EVENTS_TABLE} WHERE project_id = $1) AS n`,
+          [tenant.projectId],
+        )
       ).rows[0]!.n,
     );
     results.ingest = {
       ...ingest,
-      concurrency,
       stored_rows: stored,
       counted_events: reported,
       durable: stored === reported,
     };
   }
 
-  await admin.query("TRUNCATE metadata_events, agent_runs");
+  await admin.query(`TRUNCATE metadata_events, agent_runs, ${BARE_EVENTS_TABLE}`);
   await admin.end();
   await send({ op: "exit" }).catch(() => undefined);
   await stopAll();
@@ -830,7 +967,7 @@ async function main() {
     setup: {
       breakwater: "packages/wire/dist/sdk-api.mjs, NODE_ENV=production, LOG_LEVEL=warn",
       node_flags_both_servers: nodeFlags,
-      database: "breakwater_bench",
+      database: flags.database,
       redis_db: 3,
       plan: "business + organization override admission_rate_per_second=1000000",
       project: "hard_deny, monthly limit $1,000,000",
@@ -916,6 +1053,15 @@ interface Report {
     pass: boolean;
   };
   ingest?: Record<string, unknown> & { durable: boolean; stored_rows: number; counted_events: number };
+  dashboard?: {
+    lean: ReturnType<typeof throughputOf>;
+    dashboard: ReturnType<typeof throughputOf>;
+    ratio: number;
+    open_loop: { lean: Latency; dashboard: Latency; p99_ratio: number; p99_ratio_median_of_rounds: number };
+    target_ratio_min: number;
+    target_p99_ratio_max: number;
+    pass: boolean;
+  };
   flood?: {
     legit_rate: number;
     flood_rate: number;
@@ -934,6 +1080,7 @@ type CpuSplit = Record<"bare" | "breakwater", Record<string, number | null>>;
 interface IngestEntry {
   bare: ReturnType<typeof ingestOf>;
   breakwater: ReturnType<typeof ingestOf>;
+  concurrency: number;
   cpu_us_per_event: CpuSplit;
   ratio: number;
   target_ratio_min: number;
@@ -1020,12 +1167,35 @@ function printTable(r: Report) {
   }
   for (const [size, e] of ingestEntries(r)) {
     row(
-      `ingest batch ${size} (events/s)`,
+      `ingest ${size}×${e.concurrency} callers (ev/s)`,
       r0(e.breakwater.eventsPerSecond).toString(),
       r0(e.bare.eventsPerSecond).toString(),
       e.ratio.toFixed(2),
       `≥ ${e.target_ratio_min.toFixed(2)}`,
       verdict(e.pass),
+    );
+  }
+  const d = r.dashboard;
+  if (d) {
+    row(
+      "dashboard /api/v1 vs lean (req/s)",
+      r0(d.dashboard.rps).toString(),
+      r0(d.lean.rps).toString(),
+      d.ratio.toFixed(2),
+      `≥ ${d.target_ratio_min.toFixed(2)}`,
+      verdict(d.pass),
+    );
+    row(
+      "dashboard vs lean p99 by round (ms)",
+      median(d.open_loop.dashboard.roundsP99).toFixed(2),
+      median(d.open_loop.lean.roundsP99).toFixed(2),
+      d.open_loop.p99_ratio_median_of_rounds.toFixed(2),
+      `≤ ${d.target_p99_ratio_max.toFixed(2)}`,
+      "",
+    );
+    log(
+      `dashboard: closed-loop non-2xx ${d.dashboard.non2xx}, errors ${d.dashboard.errors}, p99 ${d.dashboard.p99} / ${d.lean.p99} ms; ` +
+        `open-loop pooled p99 ${d.open_loop.dashboard.p99.toFixed(2)} / ${d.open_loop.lean.p99.toFixed(2)} ms (${JSON.stringify(d.open_loop.dashboard.statuses)})`,
     );
   }
   log("");

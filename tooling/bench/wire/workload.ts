@@ -7,6 +7,13 @@ import { randomUUID } from "node:crypto";
 import { TOKEN_KEYS } from "../../../packages/wire/src/schemas/common";
 
 /**
+ * The table the bare ingest writes: a copy of `metadata_events` with its columns, defaults, unique
+ * keys and indexes (`LIKE … INCLUDING ALL`, made by run.ts), so the reference pays for the same
+ * index maintenance and duplicate probes as the product, on a table that only it grows.
+ */
+export const BARE_EVENTS_TABLE = "bench_bare_events";
+
+/**
  * The check mix, ten bodies per cycle. Run-less untagged checks are what SDKs issue most, but the
  * SDK answers repeats of them from its 5 s allow cache, so at the server they are only the cache
  * misses; tagged and run-scoped checks bypass that cache and always arrive. Hence half run-less

@@ -105,4 +105,48 @@ describe("ingestMetadataEvents", () => {
     expect(auto.isAuto).toBe(true);
     expect(nanosToDecimal(-1_500n)).toBe("-0.000001500");
   });
+
+  it("concurrent batches racing their replays: each event is stored and counted by exactly one batch, runs add up, spend is recorded once", async () => {
+    const [t1, t2] = await Promise.all([tenant(), tenant()]);
+    const spent: string[] = [];
+    const deps = {
+      pg: pool,
+      log,
+      knownTags: new KnownTagValues(),
+      pricing,
+      recordSpend: async (_p: string, items: { callId: string; attemptIndex: number }[]) => {
+        for (const i of items) spent.push(`${i.callId}/${i.attemptIndex}`);
+      },
+    };
+    // Twelve batches in flight at once over a pool of 2. Every batch repeats three events of the
+    // previous batch of its project (an SDK replay racing the original); one batch carries another
+    // project's ids (a different event).
+    const batches: { t: typeof t1; events: IngestEvent[] }[] = [];
+    for (let b = 0; b < 12; b++) {
+      const t = b % 2 === 0 ? t1 : t2;
+      const events = Array.from({ length: 20 }, (_, i) => ev({ agent_run_id: `run-${i % 3}` }));
+      const prev = batches.at(-2); // the previous batch of the same project
+      if (prev) events.push(...prev.events.slice(0, 3));
+      batches.push({ t, events });
+    }
+    batches[1]!.events.push({ ...batches[0]!.events[5]! }); // same ids, other project: a new event
+    const results = await Promise.all(
+      batches.map((b) => ingestMetadataEvents(deps, { ...b.t, events: b.events })),
+    );
+    const ingested = results.reduce((n, r) => n + r.ingested, 0);
+    const duplicates = results.reduce((n, r) => n + r.duplicates.length, 0);
+    expect(ingested).toBe(12 * 20 + 1);
+    expect(duplicates).toBe(10 * 3);
+    for (const r of results) expect(r.duplicates.every((d) => d.probe === "call_id")).toBe(true);
+    const stored = await db.metadataEvent.count({
+      where: { projectId: { in: [t1.projectId, t2.projectId] } },
+    });
+    expect(stored).toBe(ingested);
+    // Spend moved once per stored event, by the batch that stored it.
+    expect(spent.length).toBe(ingested);
+    const runs = await db.agentRun.findMany({ where: { projectId: t1.projectId } });
+    expect(runs.reduce((n, r) => n + r.callCount, 0)).toBe(
+      await db.metadataEvent.count({ where: { projectId: t1.projectId } }),
+    );
+  });
 });

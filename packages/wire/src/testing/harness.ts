@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import {
@@ -11,10 +12,17 @@ import {
 } from "@breakwater/core";
 import { createDb, type PrismaClient } from "@breakwater/db";
 import { pino } from "pino";
+import { testHarnessEnv } from "../../../config/src/test-env";
+import { createDashboardServer } from "../dashboard-port";
 import { createWireServer } from "../node-server";
 import { createWireRuntime, type WireRuntime } from "../runtime";
 
-/** A running lean SDK API server on a port of the wire range (3400–3499) over the test databases. */
+/**
+ * A running SDK API server on a port of the wire range (3400–3499) over the test databases: the
+ * lean server, or with WIRE_TEST_SERVER=dashboard the dashboard's single port
+ * (createDashboardServer, what apps/web/server.mjs serves), with a stand-in for Next.js behind it
+ * — the vitest project `int-dashboard` runs every suite that way, so both answer byte for byte alike.
+ */
 export interface Harness {
   config: Config;
   db: PrismaClient;
@@ -34,7 +42,10 @@ export async function startHarness(overrides: Partial<Record<string, string>> = 
     catalogue: PriceCatalogue.fromCards(SEED_PRICE_CARDS),
     redisBootWaitMs: 1500,
   });
-  const server = createWireServer(runtime.dispatch, { log });
+  const server =
+    testHarnessEnv().WIRE_TEST_SERVER === "dashboard"
+      ? createDashboardServer(nextStandIn, { log, runtime: async () => runtime })
+      : createWireServer(runtime.dispatch, { log });
   await listenInRange(server);
   const { port } = server.address() as AddressInfo;
   return {
@@ -50,6 +61,12 @@ export async function startHarness(overrides: Partial<Record<string, string>> = 
       await db.$disconnect();
     },
   };
+}
+
+/** What the dashboard's Next.js app would answer: an HTML page no SDK request may ever get. */
+function nextStandIn(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(404, { "content-type": "text/html; charset=utf-8" });
+  res.end("<!DOCTYPE html><title>dashboard</title>");
 }
 
 async function listenInRange(server: ReturnType<typeof createWireServer>): Promise<void> {
