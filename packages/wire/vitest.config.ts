@@ -8,7 +8,7 @@ config.test?.projects?.push({
   test: {
     name: "int-dashboard",
     include: ["src/**/*.int.test.ts"],
-    exclude: ["src/**/*.property.int.test.ts", "**/node_modules/**"],
+    exclude: ["src/**/*.property.int.test.ts", "src/**/*.cluster.int.test.ts", "**/node_modules/**"],
     env: { ...testEnv, WIRE_TEST_SERVER: "dashboard" },
     testTimeout: 30_000,
     hookTimeout: 30_000,
