@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { PASSWORD, signUp, uniqueEmail } from "./helpers";
 
 test("a wrong password shows a clear error, the right one signs in", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createProjectWithKey, ingestFailover, reportBreaker, screenshots } from "./fleet-helpers";
 import { createOrganization, signUp, uniqueEmail } from "./helpers";
 

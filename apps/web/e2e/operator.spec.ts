@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
 
 /**

@@ -1,9 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { expect, refused, test } from "./fixtures";
 import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
+
+// The refusals this spec provokes on purpose (the page shows them as form errors).
+test.use({ allowedConsoleErrors: refused("operator.updatePriceCard") });
 
 /**
  * The price catalogue against the production build: an operator edits a card and the next budget

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
 
 test("revoking a key asks in an accessible dialog: Cancel keeps it, Revoke revokes it", async ({ page }) => {

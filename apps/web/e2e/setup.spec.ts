@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { expect, test } from "./fixtures";
 import { createOrganization, PASSWORD, PHONE, uniqueEmail } from "./helpers";
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, signUp, uniqueEmail } from "./helpers";
 
 test("a project is visible in its organization and not found for another organization", async ({

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, signUp, uniqueEmail } from "./helpers";
 
 /**

@@ -9,7 +9,7 @@ import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
 import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
 import { getRuntime } from "@/lib/server/runtime";
-import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
@@ -37,9 +37,11 @@ export default async function ProjectPage({ params }: Props) {
   const { projectId } = await params;
   const project = await loadProject(projectId);
   const viewer = (await getViewer())!;
-  void getQueryClient().prefetchQuery(trpc.apiKey.list.queryOptions({ projectId: project.id }));
-  void getQueryClient().prefetchQuery(trpc.lease.listActive.queryOptions({ projectId: project.id }));
-  void getQueryClient().prefetchQuery(trpc.project.entitlements.queryOptions({ projectId: project.id }));
+  await prefetch(
+    trpc.apiKey.list.queryOptions({ projectId: project.id }),
+    trpc.lease.listActive.queryOptions({ projectId: project.id }),
+    trpc.project.entitlements.queryOptions({ projectId: project.id }),
+  );
   const sdkBaseUrl = sdkPublicUrl(getRuntime().config);
 
   return (
