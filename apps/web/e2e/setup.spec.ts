@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
 import { expect, test } from "./fixtures";
-import { createOrganization, PASSWORD, PHONE, uniqueEmail } from "./helpers";
+import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
 
 /**
  * The first operator of an installation comes from the one-time setup link (never from signing
@@ -57,12 +57,30 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await page.getByRole("textbox", { name: "Email", exact: true }).fill(email);
   await page.getByRole("main").getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create operator account", exact: true }).click();
-  // The console, like every dashboard page, needs an organization to act in first.
-  await expect(page).toHaveURL(/\/onboarding$/);
-  await createOrganization(page, `First ${Date.now().toString(36)}`);
-  await page.goto("/plans");
+  // The link lands on the operator console, which needs no organization: every operator page
+  // answers, none sends the operator to onboarding.
+  await expect(page).toHaveURL(/\/plans$/);
   await expect(page.getByRole("heading", { level: 1, name: "Plans", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Operators only", exact: true })).toHaveCount(0);
+  await expect(page.getByTestId("active-org")).toHaveText("No organization");
+  for (const [path, title] of [
+    ["/plans/organizations", "Organizations"],
+    ["/plans/prices", "Prices"],
+    ["/plans/prices/unpriced", "Unpriced models"],
+    ["/plans/prices/explain", "Why this hint"],
+    ["/plans/prices/new", "Add a price card"],
+    ["/plans/operators", "Operators"],
+    ["/plans/team", "Team"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(title);
+  }
+  // Home is the console too; the organization pages still ask for an organization first.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/plans$/);
+  await page.goto("/projects");
+  await expect(page).toHaveURL(/\/onboarding$/);
 
   // The only operator cannot revoke their own role (the installation would have none).
   await page.goto("/plans/operators");
