@@ -62,12 +62,18 @@ export const test = base.extend<
 export { expect };
 
 /**
- * Chromium's console line for a tRPC call of one of `procedures` answered with a 4xx (a refusal the
- * page shows), e.g. `refused("budget.update")`. A 5xx, or a 4xx from anything else, is still an error.
+ * Chromium's console line for a call or page answered with a 4xx (a refusal or a not-found page the
+ * test expects): a tRPC procedure (`"budget.update"`), a path (`"/api/auth/sign-in/email"`) or a
+ * path pattern (`/\/fleet\/proj_\w+\/openai/`). A 5xx, or a 4xx from anything else, is still an error.
  */
-export function refused(...procedures: string[]): RegExp {
-  const names = procedures.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+export function refused(...calls: (string | RegExp)[]): RegExp {
+  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const urls = calls
+    .map((c) =>
+      c instanceof RegExp ? c.source : c.startsWith("/") ? literal(c) : `/api/trpc/${literal(c)}\\?batch=1`,
+    )
+    .join("|");
   return new RegExp(
-    `^console\\.error at https?://[^/]+/api/trpc/(?:${names})\\?batch=1: Failed to load resource: the server responded with a status of 4\\d\\d `,
+    `^console\\.error at https?://[^/]+(?:${urls}): Failed to load resource: the server responded with a status of 4\\d\\d `,
   );
 }
