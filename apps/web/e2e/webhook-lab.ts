@@ -3,7 +3,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { type APIRequestContext, expect } from "@playwright/test";
 
-/** A running apps/worker/test/e2e-webhook-lab.ts: the real worker plus a verifying receiver. */
+/** A running apps/worker/test/e2e-webhook-lab.ts: a receiver that verifies what the e2e worker delivers. */
 export interface WebhookLab {
   receiverUrl: string;
   control(request: APIRequestContext, what: string, body?: unknown): Promise<unknown>;
@@ -14,6 +14,8 @@ export interface ReceivedMessage {
   webhookId: string;
   type: string | null;
   verified: boolean;
+  /** Which of the secrets given (by index) verified it; null when none did. */
+  secretIndex: number | null;
   answered: number;
 }
 
