@@ -8,6 +8,7 @@ import { ActiveLeases } from "@/features/projects/active-leases";
 import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
 import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
+import { NewKeyProvider } from "@/features/projects/new-key";
 import { getRuntime } from "@/lib/server/runtime";
 import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
@@ -76,13 +77,15 @@ export default async function ProjectPage({ params }: Props) {
         </dl>
       </Card>
 
-      <HydrateClient>
-        <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
-        <ActiveLeases projectId={project.id} />
-        <ProjectEntitlements projectId={project.id} />
-      </HydrateClient>
+      <NewKeyProvider>
+        <HydrateClient>
+          <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
+          <ActiveLeases projectId={project.id} />
+          <ProjectEntitlements projectId={project.id} />
+        </HydrateClient>
 
-      <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
+        <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
+      </NewKeyProvider>
     </div>
   );
 }
