@@ -39,7 +39,8 @@ export default defineConfig({
   projects: [
     { name: "organizations", testIgnore: INSTALLATION_WIDE },
     // The first-operator setup takes the operator role from everyone (a fresh installation has
-    // none), which would pull it from under any spec running beside it.
+    // none), which would pull it from under any spec running beside it. Naming it on the command
+    // line runs every other spec first; alone: `npx playwright test e2e/setup.spec.ts --no-deps`.
     { name: "installation", testMatch: INSTALLATION_WIDE, dependencies: ["organizations"] },
   ],
   use: {
