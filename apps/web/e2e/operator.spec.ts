@@ -1,7 +1,5 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { bw } from "./cli";
 import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
 
@@ -9,23 +7,6 @@ import { createOrganization, createProject, PASSWORD, PHONE, signUp, uniqueEmail
  * The operator console against the production build: plans, organizations, overrides and what
  * reaches the SDKs, with a non-operator admin on the other side.
  */
-
-const repoRoot = path.resolve(__dirname, "../../..");
-
-/** Runs the admin CLI against the e2e database and returns its --json output. */
-function bw(...args: string[]): Record<string, unknown> {
-  const res = spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args, "--json"],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL, LOG_LEVEL: "warn" },
-      encoding: "utf8",
-    },
-  );
-  expect(res.status, res.stderr).toBe(0);
-  return JSON.parse(res.stdout) as Record<string, unknown>;
-}
 
 async function signIn(page: Page, email: string) {
   await page.goto("/sign-in");

@@ -1,7 +1,6 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import pg from "pg";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { bw, bwRun } from "./cli";
 import { expect, test } from "./fixtures";
 import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
 
@@ -9,27 +8,6 @@ import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
  * The first operator of an installation comes from the one-time setup link (never from signing
  * up first): the link creates the operator account, and a second use is refused.
  */
-
-const repoRoot = path.resolve(__dirname, "../../..");
-
-function bw(...args: string[]): Record<string, unknown> {
-  const res = spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args, "--json"],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL,
-        PUBLIC_URL: `http://127.0.0.1:${testHarnessEnv().E2E_PORT}`,
-        LOG_LEVEL: "warn",
-      },
-      encoding: "utf8",
-    },
-  );
-  expect(res.status, res.stderr).toBe(0);
-  return JSON.parse(res.stdout) as Record<string, unknown>;
-}
 
 test("the setup link creates the operator; a second use is refused", async ({ page, browser }) => {
   // A fresh installation has no operator: other specs' operators lose the role here (each spec
@@ -112,15 +90,7 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await other.close();
 
   // No new link while an operator exists.
-  const again = spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), "operator", "setup-link"],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL },
-      encoding: "utf8",
-    },
-  );
+  const again = bwRun("operator", "setup-link");
   expect(again.status).toBe(2);
   expect(again.stderr).toContain("already has an operator");
 });
