@@ -1,8 +1,11 @@
 import pg from "pg";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
 import { bw, bwRun } from "./cli";
-import { expect, test } from "./fixtures";
+import { expect, refused, test } from "./fixtures";
 import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
+
+// The only operator revoking their own role is refused, on purpose.
+test.use({ allowedConsoleErrors: refused("operator.setOperatorRole") });
 
 /**
  * The first operator of an installation comes from the one-time setup link (never from signing
