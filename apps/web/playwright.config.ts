@@ -63,7 +63,9 @@ export default defineConfig({
   },
   // The production web server and the production worker bundle (turbo's test:e2e builds both), on
   // one environment, so background work (usage rollups, sweeps, deliveries) happens as it does in
-  // production; the webhook specs' lab only receives and verifies what this worker delivers.
+  // production. The webhook specs' lab still starts a second worker on the same queues (BullMQ
+  // hands each job to one of them): without it the retry step of webhooks.spec saw no failed
+  // attempt (the receiver's one 500 went to another delivery), which needs a closer look first.
   webServer: [
     {
       command: `node server.mjs -p ${port} -H 127.0.0.1`,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { type APIRequestContext, expect } from "@playwright/test";
 
-/** A running apps/worker/test/e2e-webhook-lab.ts: a receiver that verifies what the e2e worker delivers. */
+/** A running apps/worker/test/e2e-webhook-lab.ts: the real worker plus a verifying receiver. */
 export interface WebhookLab {
   receiverUrl: string;
   control(request: APIRequestContext, what: string, body?: unknown): Promise<unknown>;

@@ -1,9 +1,9 @@
 /**
- * The webhook lab for the dashboard's Playwright specs (apps/web/e2e/webhooks.spec.ts,
- * project-settings.spec.ts), run as a child process with tsx. Deliveries come from the production
- * worker the e2e run starts beside the dashboard (apps/web/playwright.config.ts), exactly as in
- * production. The lab starts:
+ * The webhook lab for the dashboard's Playwright spec (apps/web/e2e/webhooks.spec.ts), run as a
+ * child process with tsx. It starts:
  *
+ * - the real worker (startWorker) against the TEST database and Redis, so messages recorded by the
+ *   dashboard and the wire API are delivered exactly as in production;
  * - a receiver on 127.0.0.1 that verifies every request with svix's `Webhook.verify` against the
  *   secrets it was given (400 when none verifies), and can be told to answer 500 to the next N;
  * - a small control API the spec drives: POST /secrets {secrets}, POST /fail-next {count},
@@ -15,9 +15,13 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDb } from "@breakwater/db";
+import { parseConfig, processEnv } from "@breakwater/config";
 import { Webhook } from "svix";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { startWorker } from "../src/start-worker";
+
+/** The e2e web server's key for sealing webhook secrets (apps/web/playwright.config.ts): the worker opens what the dashboard sealed. */
+const TEST_SECRETS_KEY = "e2e0000000000000000000000000000000000000000000000000000000000001";
 
 interface Received {
   webhookId: string;
@@ -30,7 +34,17 @@ interface Received {
   at: string;
 }
 
-const db = createDb(testHarnessEnv().TEST_DATABASE_URL);
+const harness = testHarnessEnv();
+const config = parseConfig({
+  ...processEnv(),
+  DATABASE_URL: harness.TEST_DATABASE_URL,
+  REDIS_URL: harness.TEST_REDIS_URL,
+  PUBLIC_URL: `http://127.0.0.1:${harness.E2E_PORT}`,
+  WORKER_HEALTH_PORT: "0",
+  LOG_LEVEL: "warn",
+  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
+});
 
 let secrets: string[] = [];
 let failNext = 0;
@@ -100,6 +114,9 @@ const receiver = createServer(async (req, res) => {
   );
 });
 
+const worker = await startWorker(config, { drainDelaySeconds: 1, shutdownGraceMs: 2_000 });
+const db = worker.deps.db;
+
 const control = createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? "/", "http://x");
@@ -143,8 +160,11 @@ async function stop() {
   stopping = true;
   receiver.closeAllConnections();
   control.closeAllConnections();
-  await Promise.all([new Promise((r) => receiver.close(r)), new Promise((r) => control.close(r))]);
-  await db.$disconnect();
+  await Promise.all([
+    new Promise((r) => receiver.close(r)),
+    new Promise((r) => control.close(r)),
+    worker.close(),
+  ]);
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop());
