@@ -1,7 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { type OutagePhase, runOutageScenario } from "../../../tooling/simulator/outage-scenario";
+import { expect, refused, test } from "./fixtures";
 import { createProjectWithKey, screenshots } from "./fleet-helpers";
 import { PASSWORD, uniqueEmail } from "./helpers";
+
+// The settings form's refusals (threshold 150 %, a negative duration) are 4xx answers it provokes.
+test.use({ allowedConsoleErrors: refused("fleet.updateIncidentSettings") });
 
 // Its own organization and project, so it runs beside any other spec. The servers run with
 // BREAKER_STALE_SECONDS=10 (playwright.config.ts): the scenario's heartbeat stays well under it.

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { IncidentSettingsForm } from "@/features/fleet/incidents";
 import { BudgetSettingsForm } from "@/features/projects/budget-settings-form";
 import { TagRulesPanel } from "@/features/projects/tag-rules-panel";
-import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
@@ -19,7 +19,7 @@ export default async function ProjectSettingsPage({ params }: Props) {
     throw err;
   }
   const viewer = (await getViewer())!;
-  void getQueryClient().prefetchQuery(trpc.budget.settings.queryOptions({ projectId }));
+  await prefetch(trpc.budget.settings.queryOptions({ projectId }));
   return (
     <HydrateClient>
       <div className="space-y-6">
