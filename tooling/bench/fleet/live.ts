@@ -78,8 +78,9 @@ export async function measureLiveUpdates(opts: {
   await opts.ctx.db.member.create({
     data: { id: newId("mem"), organizationId: opts.organizationId, userId: user.id, role: "viewer" },
   });
-  const active = await context.request.post("/api/auth/organization/set-active", {
-    data: { organizationId: opts.organizationId },
+  // better-auth's organization endpoints are closed over HTTP; the dashboard's own procedure sets it.
+  const active = await context.request.post("/api/trpc/organization.setActive", {
+    data: { json: { organizationId: opts.organizationId } },
     headers,
   });
   if (!active.ok()) throw new Error(`set-active failed: ${active.status()} ${await active.text()}`);
