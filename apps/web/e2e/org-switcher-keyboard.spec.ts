@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, type Page, test } from "@playwright/test";
 import { createOrganization, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
 
 /** Two organizations, Alpha then Bravo (Bravo active), the second one made from the menu by keyboard. */

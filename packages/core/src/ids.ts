@@ -29,8 +29,7 @@ export type IdPrefix =
   | "res"
   | "lse"
   | "rpr"
-  | "stp"
-  | "inc";
+  | "stp";
 
 /**
  * A prefixed, time-sortable id: `<prefix>_` + 24 lowercase hex (12 of milliseconds since the

@@ -13,8 +13,6 @@ describe("queue catalogue", () => {
       "audit-retention",
       "breaker-stale-sweep",
       "event-partitions",
-      "incident-evaluate",
-      "incident-sweep",
       "price-reprice",
       "usage-retention",
       "usage-rollup",

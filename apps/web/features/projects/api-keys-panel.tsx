@@ -11,7 +11,6 @@ import { AlertIcon, KeyIcon, PlusIcon } from "@/components/ui/icons";
 import { Card, CardHeader } from "@/components/ui/page";
 import { useTRPC } from "@/lib/trpc/client";
 import { formatDate } from "./format";
-import { useNewKey } from "./new-key";
 
 /** A project's keys: list, mint (plaintext shown once), revoke. Writes only for admins and up. */
 export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canManage: boolean }) {
@@ -21,14 +20,14 @@ export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canM
   const [formOpen, setFormOpen] = useState(false);
   const [name, setName] = useState("");
   const [readOnly, setReadOnly] = useState(false);
-  const { newKey: revealed, setNewKey: setRevealed } = useNewKey();
+  const [revealed, setRevealed] = useState<{ name: string; apiKey: string } | null>(null);
   const invalidate = () =>
     queryClient.invalidateQueries({ queryKey: trpc.apiKey.list.queryKey({ projectId }) });
 
   const create = useMutation(
     trpc.apiKey.create.mutationOptions({
       onSuccess: async (res) => {
-        setRevealed({ name: res.key.name, apiKey: res.apiKey, readOnly: res.key.readOnly });
+        setRevealed({ name: res.key.name, apiKey: res.apiKey });
         setFormOpen(false);
         setName("");
         setReadOnly(false);

@@ -25,9 +25,8 @@ function reporter(projectId: string, provider = "openai", sdkInstanceId = `inst-
 }
 
 async function eventsOf(projectId: string) {
-  // The per-instance stream (provider incidents have their own tests).
   return deps.db.webhookEvent.findMany({
-    where: { projectId, type: { startsWith: "circuit_breaker_" } },
+    where: { projectId },
     orderBy: { createdAt: "asc" },
     include: { outbox: true },
   });

@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { IncidentSettingsForm } from "@/features/fleet/incidents";
 import { BudgetSettingsForm } from "@/features/projects/budget-settings-form";
 import { TagRulesPanel } from "@/features/projects/tag-rules-panel";
-import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
+import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
 export const metadata: Metadata = { title: "Project settings" };
 
-/** Budget mode, limits, threshold alerts, run cap, tag rules and incident settings of one project. */
+/** Budget mode, limits, threshold alerts, run cap and tag rules of one project. */
 export default async function ProjectSettingsPage({ params }: Props) {
   const { projectId } = await params;
   try {
@@ -19,13 +18,12 @@ export default async function ProjectSettingsPage({ params }: Props) {
     throw err;
   }
   const viewer = (await getViewer())!;
-  await prefetch(trpc.budget.settings.queryOptions({ projectId }));
+  void getQueryClient().prefetchQuery(trpc.budget.settings.queryOptions({ projectId }));
   return (
     <HydrateClient>
       <div className="space-y-6">
         <BudgetSettingsForm projectId={projectId} canManage={viewer.can.manageRules} />
         <TagRulesPanel projectId={projectId} canManage={viewer.can.manageRules} />
-        <IncidentSettingsForm projectId={projectId} canManage={viewer.can.manageRules} />
       </div>
     </HydrateClient>
   );
