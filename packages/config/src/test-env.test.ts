@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { testHarnessEnv } from "./test-env";
 
 describe("testHarnessEnv", () => {
-  it("defaults to the test database, Redis db 1, port 3100, the system Chromium and the lean SDK server", () => {
+  it("defaults to the test database, Redis db 1, the cluster on 7001–7003, port 3100, the system Chromium and the lean SDK server", () => {
     expect(testHarnessEnv({})).toEqual({
       TEST_DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/breakwater_test",
       TEST_REDIS_URL: "redis://127.0.0.1:6379/1",
+      TEST_REDIS_CLUSTER_NODES: "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
       E2E_PORT: 3100,
       CHROMIUM_PATH: "/usr/bin/chromium",
       WIRE_TEST_SERVER: "lean",
