@@ -143,6 +143,16 @@ const COMMANDS: CommandSpec[] = [
         help: "SDK API base URL (default http://localhost:<SDK_PORT>)",
       },
       seed: { type: "int", help: "random seed, to replay a run" },
+      scenario: {
+        type: "string",
+        help: "outage: one clean provider incident (30 % → 50 % → 100 % Down → recovered) instead of random outages",
+      },
+      "step-seconds": { type: "int", help: "outage scenario: seconds per step (default 20)" },
+      "recover-seconds": {
+        type: "int",
+        help: "outage scenario: healthy seconds after recovery, to outlast the quiet period (default 65)",
+      },
+      "healthy-seconds": { type: "int", help: "outage scenario: healthy lead-in seconds (default 10)" },
     },
   },
   {

@@ -1,5 +1,6 @@
 /** `bw simulate`: a simulated SDK fleet for one project over the real wire API, with a progress line. */
 import { type Ctx, createApiKey, getProject } from "@breakwater/core";
+import { runOutageScenario } from "../simulator/outage-scenario";
 import { FleetSimulator, progressLine } from "../simulator/simulator";
 import type { Result } from "./commands";
 import type { FlagValue } from "./parse";
@@ -30,6 +31,48 @@ export async function simulate(ctx: Ctx, v: Record<string, FlagValue | undefined
           })
         ).apiKey;
   const baseUrl = v.url !== undefined ? String(v.url) : `http://localhost:${ctx.config.SDK_PORT}`;
+
+  if (v.scenario !== undefined) {
+    if (v.scenario !== "outage") throw new UsageError("--scenario takes: outage");
+    const secs = (name: string, fallback: number) => {
+      const n = (v[name] as number | undefined) ?? fallback;
+      if (n < 0 || n > 3600) throw new UsageError(`--${name} must be between 0 and 3600`);
+      return n * 1000;
+    };
+    const instancesOut = (v.instances as number | undefined) ?? 40;
+    if (instancesOut > 2_000)
+      throw new UsageError("--instances must be at most 2000 for the outage scenario");
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    process.stderr.write(
+      `Outage scenario: ${instancesOut} instances of ${project.name} (${project.id}), ${providers[0]} goes out, against ${baseUrl}; Ctrl-C stops.\n`,
+    );
+    const started = Date.now();
+    const stats = await runOutageScenario({
+      baseUrl,
+      apiKey,
+      projectId: project.id,
+      instances: instancesOut,
+      providers,
+      healthyMs: secs("healthy-seconds", 10),
+      stepMs: secs("step-seconds", 20),
+      recoverMs: secs("recover-seconds", 65),
+      signal: abort.signal,
+      onPhase: (phase, down, n) =>
+        process.stderr.write(
+          `${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  ${phase}: ${down} of ${n} Down\n`,
+        ),
+    });
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    if (stats.lastError) process.stderr.write(`last wire error: ${stats.lastError}\n`);
+    return {
+      human: `Done: outage scenario, ${stats.reports} reports, ${stats.failovers} failovers, ${stats.errors} errors`,
+      json: { project_id: project.id, scenario: "outage", instances: instancesOut, providers, ...stats },
+    };
+  }
 
   const sim = new FleetSimulator({
     baseUrl,

@@ -1,5 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, refused, test } from "./fixtures";
 import { PASSWORD, signUp, uniqueEmail } from "./helpers";
+
+// Wrong passwords and the rate limit, on purpose (the form says so).
+test.use({ allowedConsoleErrors: refused("/api/auth/sign-in/email") });
 
 test("a wrong password shows a clear error, the right one signs in", async ({ page }) => {
   const email = uniqueEmail("wrongpw");

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, refused, test } from "./fixtures";
 import { createProjectWithKey, ingestFailover, reportBreaker, screenshots } from "./fleet-helpers";
 import { createOrganization, signUp, uniqueEmail } from "./helpers";
 
@@ -8,6 +8,8 @@ import { createOrganization, signUp, uniqueEmail } from "./helpers";
 // Each test signs up, creates an organization, a project and a key through the UI first: on a busy
 // machine that alone can take most of the default minute.
 test.describe.configure({ timeout: 120_000 });
+// Another organization's provider page answers 404, on purpose.
+test.use({ allowedConsoleErrors: refused(/\/fleet\/proj_[0-9a-f]{24}\/openai/) });
 
 test("a breaker report changes an open overview within 2 s: Down, Recovering, Healthy; a silent instance greys out", async ({
   page,

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
 
 test("a lease granted through the dashboard's /api/v1 is listed on the project page", async ({

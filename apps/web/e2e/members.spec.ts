@@ -1,5 +1,11 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { expect, refused, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
+
+// The refusals this spec provokes on purpose (the page shows them as form errors).
+test.use({
+  allowedConsoleErrors: refused("member.invite", "member.remove", "member.changeRole"),
+});
 
 /**
  * Members, invitations and the audit log against the production build: an owner invites, the

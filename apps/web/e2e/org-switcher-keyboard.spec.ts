@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
 
 /** Two organizations, Alpha then Bravo (Bravo active), the second one made from the menu by keyboard. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, signUp, uniqueEmail } from "./helpers";
 
 test("the organization switcher creates and switches between a user's organizations", async ({ page }) => {

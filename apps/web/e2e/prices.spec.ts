@@ -1,9 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { bw } from "./cli";
+import { expect, refused, test } from "./fixtures";
 import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
+
+// The refusals this spec provokes on purpose (the page shows them as form errors).
+test.use({ allowedConsoleErrors: refused("operator.updatePriceCard") });
 
 /**
  * The price catalogue against the production build: an operator edits a card and the next budget
@@ -12,23 +14,6 @@ import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./help
  * re-priced by the production worker (started beside the dashboard by playwright.config.ts);
  * non-operators are refused.
  */
-
-const repoRoot = path.resolve(__dirname, "../../..");
-
-/** Runs the admin CLI against the e2e database and returns its --json output. */
-function bw(...args: string[]): Record<string, unknown> {
-  const res = spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args, "--json"],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL, LOG_LEVEL: "warn" },
-      encoding: "utf8",
-    },
-  );
-  expect(res.status, res.stderr).toBe(0);
-  return JSON.parse(res.stdout) as Record<string, unknown>;
-}
 
 async function signIn(page: Page, email: string) {
   await page.goto("/sign-in");

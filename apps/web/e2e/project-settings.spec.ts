@@ -1,7 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, refused, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, signUp, uniqueEmail } from "./helpers";
 import { type ReceivedMessage, startWebhookLab, type WebhookLab } from "./webhook-lab";
 import { budgetCheck, budgetConfirm, createKeyOnPage, fitsWidth } from "./wire-helpers";
+
+// The refusals this spec provokes on purpose (the page shows them as form errors).
+test.use({ allowedConsoleErrors: refused("budget.update", "budget.saveTagRule") });
 
 /**
  * Project settings against the production build: the form's limits reach the wire API's next

@@ -1,7 +1,11 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
+import { budgetCheck } from "./wire-helpers";
 
-test("revoking a key asks in an accessible dialog: Cancel keeps it, Revoke revokes it", async ({ page }) => {
+test("a new key is in Connect an SDK's .env while shown; revoking asks in an accessible dialog: Cancel keeps it, Revoke revokes it", async ({
+  page,
+  context,
+}) => {
   const run = Math.random().toString(36).slice(2, 8);
   await signUp(page, "Rae Revoke", uniqueEmail("revoke"));
   await createOrganization(page, `Revokers ${run}`);
@@ -11,6 +15,27 @@ test("revoking a key asks in an accessible dialog: Cancel keeps it, Revoke revok
   await page.getByLabel("Key name").fill("ci");
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByTestId("new-key").locator("code")).toHaveText(/^sk_proj_[0-9a-f]{64}$/);
+  const apiKey = (await page.getByTestId("new-key").locator("code").textContent()) ?? "";
+
+  // While the key is on screen, "Connect an SDK" carries it: one Copy gives a working .env.
+  await expect(page.getByTestId("sdk-api-key")).toHaveText(apiKey);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy .env", exact: true }).click();
+  const env = Object.fromEntries(
+    (await page.evaluate(() => navigator.clipboard.readText()))
+      .split("\n")
+      .map((line) => line.split("=", 2) as [string, string]),
+  );
+  expect(env.SOLWYN_API_KEY).toBe(apiKey);
+  expect(env.SOLWYN_API_URL).toBe(await page.getByTestId("sdk-base-url").textContent());
+  // The key answers a budget check (here on the dashboard's own /api/v1; no SDK server runs in e2e).
+  expect(await budgetCheck(page.request, env.SOLWYN_API_KEY ?? "")).toMatchObject({ allowed: true });
+  await screenshot(page, "connect-sdk-new-key-desktop");
+  // Done hides the key everywhere.
+  await page.getByTestId("new-key").getByRole("button", { name: "Done", exact: true }).click();
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+  await expect(page.getByTestId("sdk-api-key")).toHaveCount(0);
+  await expect(page.getByText("sk_proj_… (a key above)")).toBeVisible();
   const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "ci", exact: true }) });
   await expect(row.getByText("Read & write")).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, signUp, uniqueEmail } from "./helpers";
 import { budgetCheck, createKeyOnPage, fitsWidth, ingestRunCall } from "./wire-helpers";
 

@@ -1,35 +1,16 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
-import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
-import { createOrganization, PASSWORD, PHONE, uniqueEmail } from "./helpers";
+import { bw, bwRun } from "./cli";
+import { expect, refused, test } from "./fixtures";
+import { PASSWORD, PHONE, uniqueEmail } from "./helpers";
+
+// The only operator revoking their own role is refused, on purpose.
+test.use({ allowedConsoleErrors: refused("operator.setOperatorRole") });
 
 /**
  * The first operator of an installation comes from the one-time setup link (never from signing
  * up first): the link creates the operator account, and a second use is refused.
  */
-
-const repoRoot = path.resolve(__dirname, "../../..");
-
-function bw(...args: string[]): Record<string, unknown> {
-  const res = spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args, "--json"],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL,
-        PUBLIC_URL: `http://127.0.0.1:${testHarnessEnv().E2E_PORT}`,
-        LOG_LEVEL: "warn",
-      },
-      encoding: "utf8",
-    },
-  );
-  expect(res.status, res.stderr).toBe(0);
-  return JSON.parse(res.stdout) as Record<string, unknown>;
-}
 
 test("the setup link creates the operator; a second use is refused", async ({ page, browser }) => {
   // A fresh installation has no operator: other specs' operators lose the role here (each spec
@@ -57,12 +38,30 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await page.getByRole("textbox", { name: "Email", exact: true }).fill(email);
   await page.getByRole("main").getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create operator account", exact: true }).click();
-  // The console, like every dashboard page, needs an organization to act in first.
-  await expect(page).toHaveURL(/\/onboarding$/);
-  await createOrganization(page, `First ${Date.now().toString(36)}`);
-  await page.goto("/plans");
+  // The link lands on the operator console, which needs no organization: every operator page
+  // answers, none sends the operator to onboarding.
+  await expect(page).toHaveURL(/\/plans$/);
   await expect(page.getByRole("heading", { level: 1, name: "Plans", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Operators only", exact: true })).toHaveCount(0);
+  await expect(page.getByTestId("active-org")).toHaveText("No organization");
+  for (const [path, title] of [
+    ["/plans/organizations", "Organizations"],
+    ["/plans/prices", "Prices"],
+    ["/plans/prices/unpriced", "Unpriced models"],
+    ["/plans/prices/explain", "Why this hint"],
+    ["/plans/prices/new", "Add a price card"],
+    ["/plans/operators", "Operators"],
+    ["/plans/team", "Team"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(title);
+  }
+  // Home is the console too; the organization pages still ask for an organization first.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/plans$/);
+  await page.goto("/projects");
+  await expect(page).toHaveURL(/\/onboarding$/);
 
   // The only operator cannot revoke their own role (the installation would have none).
   await page.goto("/plans/operators");
@@ -94,15 +93,7 @@ test("the setup link creates the operator; a second use is refused", async ({ pa
   await other.close();
 
   // No new link while an operator exists.
-  const again = spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), "operator", "setup-link"],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: testHarnessEnv().TEST_DATABASE_URL },
-      encoding: "utf8",
-    },
-  );
+  const again = bwRun("operator", "setup-link");
   expect(again.status).toBe(2);
   expect(again.stderr).toContain("already has an operator");
 });

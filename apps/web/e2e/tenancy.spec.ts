@@ -1,5 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, refused, test } from "./fixtures";
 import { createOrganization, signUp, uniqueEmail } from "./helpers";
+
+// Another organization's project, and one that does not exist, answer 404 on purpose.
+test.use({ allowedConsoleErrors: refused(/\/projects\/proj_[0-9a-f]{24}/) });
 
 test("a project is visible in its organization and not found for another organization", async ({
   browser,

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createProjectWithKey } from "./fleet-helpers";
 import { createOrganization, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
 

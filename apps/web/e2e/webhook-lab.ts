@@ -14,6 +14,8 @@ export interface ReceivedMessage {
   webhookId: string;
   type: string | null;
   verified: boolean;
+  /** Which of the secrets given (by index) verified it; null when none did. */
+  secretIndex: number | null;
   answered: number;
 }
 

@@ -1,63 +1,29 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, createProject, PHONE, signUp, uniqueEmail } from "./helpers";
+import { type ReceivedMessage, startWebhookLab, type WebhookLab } from "./webhook-lab";
 
 /**
  * Webhook pages against the production build, with the real worker and a local receiver that
  * verifies signatures with svix's Webhook.verify (apps/worker/test/e2e-webhook-lab.ts).
  */
 
-interface Received {
-  webhookId: string;
-  type: string | null;
-  verified: boolean;
-  secretIndex: number | null;
-  answered: number;
-}
-
-let lab: ChildProcess;
+let lab: WebhookLab;
 let receiverUrl: string;
-let controlUrl: string;
 
 test.beforeAll(async () => {
-  const labPath = path.resolve(__dirname, "../../worker/test/e2e-webhook-lab.ts");
-  lab = spawn(process.execPath, ["--import", "tsx", labPath], {
-    cwd: path.dirname(labPath),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise<never>((_, reject) =>
-    lab.once("exit", (code) => reject(new Error(`webhook lab exited with ${code}`))),
-  );
-  const ready = (async () => {
-    for await (const line of createInterface({ input: lab.stdout! })) {
-      if (line.startsWith("{")) return JSON.parse(line) as { receiverUrl: string; controlUrl: string };
-    }
-    throw new Error("webhook lab closed its output before it was ready");
-  })();
-  const info = await Promise.race([ready, exited]);
-  receiverUrl = info.receiverUrl;
-  controlUrl = info.controlUrl;
+  lab = await startWebhookLab();
+  receiverUrl = lab.receiverUrl;
 });
 
 test.afterAll(async () => {
-  if (!lab || lab.exitCode !== null) return;
-  const done = new Promise((r) => lab.once("exit", r));
-  lab.kill("SIGTERM");
-  await done;
+  await lab?.stop();
 });
 
-async function control(request: APIRequestContext, what: string, body?: unknown) {
-  const res =
-    body === undefined
-      ? await request.get(`${controlUrl}${what}`)
-      : await request.post(`${controlUrl}${what}`, { data: body });
-  expect(res.ok(), `${what}: ${await res.text()}`).toBe(true);
-  return res.json();
-}
-
-const receivedBy = async (request: APIRequestContext) => (await control(request, "/received")) as Received[];
+const control = (request: APIRequestContext, what: string, body?: unknown) =>
+  lab.control(request, what, body);
+const receivedBy = async (request: APIRequestContext) =>
+  (await control(request, "/received")) as ReceivedMessage[];
 
 async function shoot(page: Page, name: string) {
   const size = page.viewportSize();

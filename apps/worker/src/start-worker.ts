@@ -23,6 +23,7 @@ import { type Job, Worker } from "bullmq";
 import { auditRetention } from "./jobs/audit-retention";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
 import { eventPartitions } from "./jobs/event-partitions";
+import { incidentEvaluate, incidentSweep } from "./jobs/incident-jobs";
 import { priceReprice } from "./jobs/price-reprice";
 import { usageRetention } from "./jobs/usage-retention";
 import { usageRollup } from "./jobs/usage-rollup";
@@ -42,6 +43,8 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics, stopping:
     "webhook-deliver": webhookDeliver,
     "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
     "breaker-stale-sweep": breakerStaleSweep,
+    "incident-evaluate": (deps) => incidentEvaluate(deps),
+    "incident-sweep": (deps) => incidentSweep(deps),
     "price-reprice": (deps) => priceReprice(deps),
     "usage-rollup": (deps, _m, stopping) => usageRollup(deps, stopping),
     "usage-retention": (deps, _m, stopping) => usageRetention(deps, stopping),

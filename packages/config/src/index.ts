@@ -109,6 +109,8 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BREAKER_STALE_SECONDS: z.coerce.number().int().min(10).default(180),
+  /** How often the worker re-evaluates unresolved provider incidents (resolves silent ones, catches lost jobs). */
+  INCIDENT_SWEEP_EVERY_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
   /** How often the worker rolls newly received metadata events into the hourly usage rollups. */
   USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).max(60_000).default(15_000),
   /** How often the worker deletes raw metadata events past each plan's retention_days. */

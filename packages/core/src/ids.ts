@@ -29,7 +29,8 @@ export type IdPrefix =
   | "res"
   | "lse"
   | "rpr"
-  | "stp";
+  | "stp"
+  | "inc";
 
 /**
  * A prefixed, time-sortable id: `<prefix>_` + 24 lowercase hex (12 of milliseconds since the

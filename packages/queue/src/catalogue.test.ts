@@ -13,6 +13,8 @@ describe("queue catalogue", () => {
       "audit-retention",
       "breaker-stale-sweep",
       "event-partitions",
+      "incident-evaluate",
+      "incident-sweep",
       "price-reprice",
       "usage-retention",
       "usage-rollup",

@@ -61,6 +61,30 @@ export const JOBS = {
     }),
     concurrency: () => 1,
   }),
+  "incident-evaluate": define({
+    name: "incident-evaluate",
+    description:
+      "Evaluates one provider incident when its minimum duration or quiet period runs out (jobId = pair and instant), so it opens or resolves on time with no report arriving",
+    payload: z
+      .object({ projectId: z.string().regex(/^proj_[0-9a-f]{24}$/), provider: z.string().min(1).max(64) })
+      .strict(),
+    options: {
+      attempts: 5,
+      backoff: { type: "exponential", delay: 1_000 },
+      removeOnComplete: { age: 3_600, count: 10_000 },
+      removeOnFail: { age: 7 * DAY_S, count: 10_000 },
+    },
+    concurrency: () => 4,
+  }),
+  "incident-sweep": define({
+    name: "incident-sweep",
+    description:
+      "Evaluates every unresolved provider incident (and providers with Down instances but none), resolving incidents whose instances recovered or went stale; catches evaluations a crash lost",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    schedule: (config) => ({ every: config.INCIDENT_SWEEP_EVERY_MS }),
+    concurrency: () => 1,
+  }),
   "price-reprice": define({
     name: "price-reprice",
     description:

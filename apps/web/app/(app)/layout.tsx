@@ -1,20 +1,15 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { Sidebar } from "@/features/shell/sidebar";
-import { getCaller, getViewer } from "@/lib/trpc/server";
+import { AppShell } from "@/features/shell/app-shell";
+import { getViewer } from "@/lib/trpc/server";
 
-/** Every dashboard page: a verified session and an organization to act in, or off to sign-in/onboarding. */
+/**
+ * Every organization page: a verified session and an organization to act in, or off to
+ * sign-in/onboarding. The operator console (app/(operator)) needs no organization.
+ */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const viewer = await getViewer();
   if (!viewer) redirect("/sign-in");
   if (!viewer.organization) redirect("/onboarding");
-  const memberships = await (await getCaller()).organization.listMine();
-  return (
-    <div className="flex min-h-dvh flex-col md:flex-row">
-      <Sidebar viewer={viewer} memberships={memberships} />
-      <main className="min-w-0 flex-1">
-        <div className="mx-auto max-w-6xl px-4 py-6 sm:px-8 sm:py-8">{children}</div>
-      </main>
-    </div>
-  );
+  return <AppShell viewer={viewer}>{children}</AppShell>;
 }

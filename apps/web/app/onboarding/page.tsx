@@ -25,6 +25,11 @@ export default async function OnboardingPage({ searchParams }: { searchParams: P
       <header className="flex h-14 items-center justify-between border-b border-zinc-200 bg-white px-6">
         <Logo />
         <div className="flex items-center gap-4 text-[13px] text-zinc-500">
+          {viewer.user.isOperator ? (
+            <Link href="/plans" className="font-medium text-zinc-700 hover:text-zinc-900">
+              Operator console
+            </Link>
+          ) : null}
           <span>{viewer.user.email}</span>
           <Link href="/sign-out" className="font-medium text-zinc-700 hover:text-zinc-900">
             Sign out

@@ -11,6 +11,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
+import { OpenIncidents } from "./incidents";
 import { LiveIndicator, STATUS_STYLE, StatusDot } from "./status";
 import { POLL_MS, useFleetLive } from "./use-fleet-live";
 
@@ -54,14 +55,27 @@ export function FleetOverview() {
     router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
   };
 
-  if (query.isPending) return <OverviewSkeleton />;
+  // Open incidents come first and load on their own: a page opened during an outage shows them
+  // even while the grid is still loading.
+  const incidents = <OpenIncidents now={now} polling={mode === "polling"} />;
+  if (query.isPending) {
+    return (
+      <div className="space-y-4">
+        {incidents}
+        <OverviewSkeleton />
+      </div>
+    );
+  }
   if (query.isError && !query.data) {
     return (
-      <ErrorState
-        title="The fleet could not be loaded"
-        message={query.error.message}
-        onRetry={() => void query.refetch()}
-      />
+      <div className="space-y-4">
+        {incidents}
+        <ErrorState
+          title="The fleet could not be loaded"
+          message={query.error.message}
+          onRetry={() => void query.refetch()}
+        />
+      </div>
     );
   }
   const data = query.data;
@@ -70,6 +84,7 @@ export function FleetOverview() {
 
   return (
     <div className="space-y-4">
+      {incidents}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <fieldset className="m-0 flex flex-wrap items-center gap-2 border-0 p-0" aria-label="Filters">
           <Select value={project || ALL} onValueChange={(v) => setFilter("project", v === ALL ? "" : v)}>

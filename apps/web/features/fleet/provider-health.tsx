@@ -1,6 +1,7 @@
 "use client";
 
 import { formatDuration } from "@breakwater/core/fleet-status";
+import { groupEpisodesByIncident } from "@breakwater/core/incident-rules";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { AlertIcon } from "@/components/ui/icons";
@@ -11,6 +12,7 @@ import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
 import { TimelineChart, UptimeBars } from "./charts";
 import { useNow } from "./fleet-overview";
+import { ProviderIncidents } from "./incidents";
 import { LiveIndicator, StatusLabel } from "./status";
 import { POLL_MS, useFleetLive } from "./use-fleet-live";
 
@@ -56,6 +58,12 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
   });
   useEffect(() => setStreamMode(mode), [mode]);
   const now = useNow(1000);
+  const incidentsQuery = useQuery({
+    ...trpc.fleet.incidents.queryOptions({ days: 90, projectId, provider }),
+    placeholderData: (prev) => prev,
+    refetchInterval: streamMode === "polling" ? POLL_MS : false,
+  });
+  const incidents = incidentsQuery.data?.incidents ?? [];
 
   if (query.isPending) return <LoadingState label="Loading the provider" rows={5} />;
   if (query.isError && !query.data) {
@@ -70,6 +78,33 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
   const d = query.data;
   if (!d) return null;
   const live = d.counts.healthy + d.counts.down + d.counts.recovering;
+  // Episodes under the incident they belong to: the per-instance rows sit behind its disclosure.
+  const openIncidents = incidents.filter((i) => i.status === "open");
+  const openGroups = groupEpisodesByIncident(openIncidents, d.openEpisodes, now);
+  const allGroups = groupEpisodesByIncident(
+    incidents,
+    [...d.openEpisodes.map((e) => ({ ...e, closedAt: null })), ...d.recentEpisodes],
+    now,
+  );
+  const episodeRow = (e: (typeof d.openEpisodes)[number]) => (
+    <li
+      key={e.id}
+      className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-[13px]"
+      data-testid="open-episode"
+    >
+      <span className="flex min-w-0 items-center gap-3">
+        <StatusLabel status={e.state} />
+        <code className="truncate text-xs text-zinc-600">{e.sdkInstanceId}</code>
+      </span>
+      <span className="text-zinc-600">
+        open for{" "}
+        <strong className="font-semibold text-zinc-900" data-testid="episode-duration">
+          {formatDuration((now - Date.parse(e.openedAt)) / 1000)}
+        </strong>{" "}
+        <span className="text-zinc-400">since {formatTime(e.openedAt)}</span>
+      </span>
+    </li>
+  );
 
   return (
     <div className="space-y-5">
@@ -119,29 +154,32 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
             No open episode: every instance's breaker is closed.
           </p>
         ) : (
-          <ul className="divide-y divide-zinc-100" aria-label="Open episodes">
-            {d.openEpisodes.map((e) => (
-              <li
-                key={e.id}
-                className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-[13px]"
-                data-testid="open-episode"
-              >
-                <span className="flex min-w-0 items-center gap-3">
-                  <StatusLabel status={e.state} />
-                  <code className="truncate text-xs text-zinc-600">{e.sdkInstanceId}</code>
-                </span>
-                <span className="text-zinc-600">
-                  open for{" "}
-                  <strong className="font-semibold text-zinc-900" data-testid="episode-duration">
-                    {formatDuration((now - Date.parse(e.openedAt)) / 1000)}
-                  </strong>{" "}
-                  <span className="text-zinc-400">since {formatTime(e.openedAt)}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
+          <div className="divide-y divide-zinc-100">
+            {openIncidents.map((inc) => {
+              const eps = openGroups.byIncident[inc.id] ?? [];
+              if (eps.length === 0) return null;
+              return (
+                <details key={inc.id} open={eps.length <= 5} data-testid="incident-episodes">
+                  <summary className="cursor-pointer bg-red-50/60 px-5 py-2.5 text-[13px] font-medium text-red-800">
+                    Incident since {formatTime(inc.openedAt)} · {eps.length} instance episode
+                    {eps.length === 1 ? "" : "s"}
+                  </summary>
+                  <ul className="divide-y divide-zinc-100" aria-label="Open episodes">
+                    {eps.map(episodeRow)}
+                  </ul>
+                </details>
+              );
+            })}
+            {openGroups.ungrouped.length > 0 ? (
+              <ul className="divide-y divide-zinc-100" aria-label="Open episodes">
+                {openGroups.ungrouped.map(episodeRow)}
+              </ul>
+            ) : null}
+          </div>
         )}
       </Card>
+
+      <ProviderIncidents incidents={incidents} episodesOf={(id) => allGroups.byIncident[id] ?? []} />
 
       <Card>
         <CardHeader

@@ -1,27 +1,9 @@
 // Shared by the card editor (client) and the pages that open it (server): no "use client" here.
 
-/** ProviderName values of the wire protocol, in spec order. */
-export const PROVIDERS = [
-  "openai",
-  "anthropic",
-  "google",
-  "bedrock",
-  "xai",
-  "deepseek",
-  "mistral",
-  "qwen",
-  "zai",
-  "groq",
-  "together",
-  "fireworks",
-  "perplexity",
-  "azure_openai",
-  "openrouter",
-  "ollama",
-  "vllm",
-  "lmstudio",
-  "openai_compatible",
-] as const;
+import { PROVIDER_IDS } from "@breakwater/core/pricing/providers";
+
+/** ProviderName values of the wire protocol, in spec order (core's list: dependency-free, browser-safe). */
+export const PROVIDERS = PROVIDER_IDS;
 
 /** A card as the server sends it (PriceCardDto). */
 export interface CardData {

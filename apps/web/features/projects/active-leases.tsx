@@ -6,10 +6,10 @@ import { RefreshIcon, UsageIcon } from "@/components/ui/icons";
 import { Card, CardHeader } from "@/components/ui/page";
 import { EmptyState, QueryState } from "@/components/ui/states";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatClock } from "@/features/usage/format";
 import { useTRPC } from "@/lib/trpc/client";
 
 const tokens = new Intl.NumberFormat("en-US");
-const time = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 /**
  * The project's live run leases: which SDK holder holds which run's budget tokens, at which
@@ -71,8 +71,9 @@ export function ActiveLeases({ projectId }: { projectId: string }) {
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{tokens.format(l.drawnTokens)}</TableCell>
                     <TableCell className="whitespace-nowrap tabular-nums">
+                      {/* In UTC: the server's render and the browser's must read the same. */}
                       <time dateTime={new Date(l.expiresAt).toISOString()}>
-                        {time.format(new Date(l.expiresAt))}
+                        {formatClock(new Date(l.expiresAt).toISOString())}
                       </time>
                     </TableCell>
                   </TableRow>

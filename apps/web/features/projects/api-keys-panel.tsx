@@ -11,6 +11,7 @@ import { AlertIcon, KeyIcon, PlusIcon } from "@/components/ui/icons";
 import { Card, CardHeader } from "@/components/ui/page";
 import { useTRPC } from "@/lib/trpc/client";
 import { formatDate } from "./format";
+import { useNewKey } from "./new-key";
 
 /** A project's keys: list, mint (plaintext shown once), revoke. Writes only for admins and up. */
 export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canManage: boolean }) {
@@ -20,14 +21,14 @@ export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canM
   const [formOpen, setFormOpen] = useState(false);
   const [name, setName] = useState("");
   const [readOnly, setReadOnly] = useState(false);
-  const [revealed, setRevealed] = useState<{ name: string; apiKey: string } | null>(null);
+  const { newKey: revealed, setNewKey: setRevealed } = useNewKey();
   const invalidate = () =>
     queryClient.invalidateQueries({ queryKey: trpc.apiKey.list.queryKey({ projectId }) });
 
   const create = useMutation(
     trpc.apiKey.create.mutationOptions({
       onSuccess: async (res) => {
-        setRevealed({ name: res.key.name, apiKey: res.apiKey });
+        setRevealed({ name: res.key.name, apiKey: res.apiKey, readOnly: res.key.readOnly });
         setFormOpen(false);
         setName("");
         setReadOnly(false);

@@ -58,13 +58,13 @@ export function OrgSwitcher({ viewer, memberships }: { viewer: Viewer; membershi
         aria-label="Switch organization"
         className="flex w-full items-center gap-2 rounded-md border border-zinc-200 bg-white px-2 py-1.5 text-left shadow-xs hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
       >
-        <OrgAvatar name={active?.name ?? "?"} />
+        <OrgAvatar name={active?.name ?? "–"} />
         <span className="min-w-0 flex-1">
           <span className="block truncate text-[13px] font-medium text-zinc-900" data-testid="active-org">
-            {active?.name}
+            {active ? active.name : "No organization"}
           </span>
           <span className="block text-[11px] text-zinc-500 capitalize">
-            {activeMembership?.planSlug ?? "—"} plan · {viewer.role}
+            {active ? `${activeMembership?.planSlug ?? "—"} plan · ${viewer.role}` : "Operator"}
           </span>
         </span>
         <ChevronsIcon size={14} className="text-zinc-400" />
@@ -86,7 +86,10 @@ export function OrgSwitcher({ viewer, memberships }: { viewer: Viewer; membershi
           </DropdownMenuItem>
         ))}
         <DropdownMenuSeparator />
-        <DropdownMenuItem textValue="New organization" onSelect={() => router.push("/onboarding?new=1")}>
+        <DropdownMenuItem
+          textValue="New organization"
+          onSelect={() => router.push(active ? "/onboarding?new=1" : "/onboarding")}
+        >
           <span className="flex size-5 items-center justify-center rounded-md border border-dashed border-zinc-300 text-zinc-500">
             <PlusIcon size={12} />
           </span>

@@ -37,6 +37,9 @@ const NAV: { href: string; label: string; icon: ReactNode; operatorOnly?: boolea
   { href: "/plans/operators", label: "Operators", icon: <OperatorsIcon />, operatorOnly: true },
 ];
 
+/** Where "home" is: the fleet, or the operator console for an operator with no organization. */
+const homeOf = (viewer: Viewer) => (viewer.organization ? "/fleet" : "/plans");
+
 function initials(name: string) {
   const parts = name.trim().split(/\s+/);
   return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts.at(-1)?.[0] ?? "") : "")).toUpperCase() || "?";
@@ -45,6 +48,7 @@ function initials(name: string) {
 /** The navigation: a sidebar from the md breakpoint up, a top bar with a menu sheet on phones. */
 export function Sidebar({ viewer, memberships }: { viewer: Viewer; memberships: Membership[] }) {
   const [open, setOpen] = useState(false);
+  const home = homeOf(viewer);
   return (
     <>
       <aside className="sticky top-0 hidden h-dvh w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/70 md:flex">
@@ -64,7 +68,7 @@ export function Sidebar({ viewer, memberships }: { viewer: Viewer; memberships: 
             <SidebarContent viewer={viewer} memberships={memberships} onNavigate={() => setOpen(false)} />
           </SheetContent>
         </Sheet>
-        <Link href="/fleet" aria-label="Breakwater home">
+        <Link href={home} aria-label="Breakwater home">
           <Logo />
         </Link>
       </header>
@@ -82,7 +86,12 @@ function SidebarContent({
   onNavigate?: () => void;
 }) {
   const pathname = usePathname();
-  const items = NAV.filter((n) => !n.operatorOnly || viewer.user.isOperator);
+  // With no organization (an operator who founded none) only the operator console applies.
+  const items = NAV.filter((n) =>
+    viewer.organization
+      ? !n.operatorOnly || viewer.user.isOperator
+      : n.operatorOnly && viewer.user.isOperator,
+  );
   // The longest matching entry is the current one (/plans/organizations is not also /plans).
   const current = items
     .filter((n) => pathname === n.href || pathname.startsWith(`${n.href}/`))
@@ -90,7 +99,7 @@ function SidebarContent({
   return (
     <div className="flex min-h-full flex-1 flex-col">
       <div className="flex h-14 items-center px-4">
-        <Link href="/fleet" aria-label="Breakwater home" onClick={onNavigate}>
+        <Link href={homeOf(viewer)} aria-label="Breakwater home" onClick={onNavigate}>
           <Logo />
         </Link>
       </div>

@@ -15,7 +15,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { LoadingState, QueryState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { AttemptsTable } from "./attempts-table";
-import { EndpointForm } from "./endpoint-form";
+import { EndpointForm, errorFields } from "./endpoint-form";
 import { describeFilters, type Endpoint, EVENT_TYPES, formatDateTime } from "./format";
 import { SecretBox } from "./secret-box";
 
@@ -68,7 +68,9 @@ export function EndpointDetail({ endpointId, canManage }: { endpointId: string; 
                     description: e.description,
                     eventTypes: e.eventTypes,
                     providers: e.providers,
+                    format: e.format,
                   }}
+                  routingKeyHint={e.routingKeyHint}
                   projects={[]}
                   projectRequired={false}
                   showProject={false}
@@ -76,6 +78,7 @@ export function EndpointDetail({ endpointId, canManage }: { endpointId: string; 
                   pendingLabel="Saving…"
                   pending={update.isPending}
                   error={update.error?.message}
+                  fieldErrors={errorFields(update.error)}
                   onSubmit={(v) =>
                     update.mutate({
                       endpointId,
@@ -83,6 +86,8 @@ export function EndpointDetail({ endpointId, canManage }: { endpointId: string; 
                       description: v.description,
                       eventTypes: v.eventTypes as EventType[],
                       providers: v.providers,
+                      format: v.format,
+                      routingKey: v.routingKey,
                     })
                   }
                 />

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Hint, Input, Label } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { EVENT_TYPES } from "./format";
+import { FieldError } from "@/features/operator/plans-console";
+import { ENDPOINT_FORMATS, type EndpointFormat } from "./format";
 
 export interface EndpointFormValues {
   url: string;
@@ -12,6 +13,9 @@ export interface EndpointFormValues {
   projectId: string | undefined;
   eventTypes: string[];
   providers: string[];
+  format: EndpointFormat;
+  /** PagerDuty: a new routing key; empty keeps the stored one. */
+  routingKey: string | undefined;
 }
 
 const ALL = "all";
@@ -29,6 +33,8 @@ export function EndpointForm({
   pendingLabel,
   pending,
   error,
+  fieldErrors = {},
+  routingKeyHint,
   onSubmit,
   onCancel,
 }: {
@@ -41,6 +47,10 @@ export function EndpointForm({
   pendingLabel: string;
   pending: boolean;
   error: string | null | undefined;
+  /** Per-field messages of a refused save (url, format, routingKey, eventTypes). */
+  fieldErrors?: Record<string, string>;
+  /** The stored routing key's last characters, when the endpoint has one. */
+  routingKeyHint?: string | null;
   onSubmit: (v: EndpointFormValues) => void;
   onCancel?: () => void;
 }) {
@@ -49,6 +59,9 @@ export function EndpointForm({
   const [projectId, setProjectId] = useState(initial?.projectId ?? (projectRequired ? "" : ALL));
   const [eventTypes, setEventTypes] = useState<string[]>(initial?.eventTypes ?? []);
   const [providers, setProviders] = useState((initial?.providers ?? []).join(", "));
+  const [format, setFormat] = useState<EndpointFormat>(initial?.format ?? "standard");
+  const [routingKey, setRoutingKey] = useState("");
+  const allowed: readonly string[] = ENDPOINT_FORMATS[format].types;
 
   return (
     <form
@@ -59,7 +72,9 @@ export function EndpointForm({
           url: url.trim(),
           description: description.trim(),
           projectId: projectId === ALL || projectId === "" ? undefined : projectId,
-          eventTypes,
+          format,
+          routingKey: format === "pagerduty" && routingKey.trim() ? routingKey.trim() : undefined,
+          eventTypes: eventTypes.filter((t) => allowed.includes(t)),
           providers: providers
             .split(/[\s,]+/)
             .map((p) => p.trim().toLowerCase())
@@ -77,8 +92,50 @@ export function EndpointForm({
           placeholder="https://example.com/webhooks/breakwater"
           value={url}
           onChange={(e) => setUrl(e.target.value)}
+          aria-invalid={fieldErrors.url ? true : undefined}
         />
+        <FieldError message={fieldErrors.url} />
       </div>
+      <div>
+        <Label htmlFor="endpoint-format">Format</Label>
+        <Select value={format} onValueChange={(v) => setFormat(v as EndpointFormat)}>
+          <SelectTrigger id="endpoint-format" aria-label="Format">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {(Object.keys(ENDPOINT_FORMATS) as EndpointFormat[]).map((f) => (
+              <SelectItem key={f} value={f}>
+                {ENDPOINT_FORMATS[f].label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        <FieldError message={fieldErrors.format} />
+        <Hint>
+          {format === "standard"
+            ? "Signed JSON (Standard Webhooks) for your own receiver."
+            : format === "slack"
+              ? "A Slack incoming webhook (https://hooks.slack.com/services/…): one readable message per provider incident opened, crossing 50 %/100 %, resolved."
+              : "PagerDuty Events API v2 (https://events.pagerduty.com/v2/enqueue): a trigger when an incident opens, a resolve when it ends, deduplicated by incident."}
+        </Hint>
+      </div>
+      {format === "pagerduty" ? (
+        <div>
+          <Label htmlFor="endpoint-routing-key">Routing key</Label>
+          <Input
+            id="endpoint-routing-key"
+            autoComplete="off"
+            placeholder={
+              routingKeyHint ? `Stored (${routingKeyHint}); type to replace` : "32-character Integration Key"
+            }
+            value={routingKey}
+            onChange={(e) => setRoutingKey(e.target.value)}
+            aria-invalid={fieldErrors.routingKey ? true : undefined}
+          />
+          <FieldError message={fieldErrors.routingKey} />
+          <Hint>The Integration Key of an Events API v2 integration on the PagerDuty service.</Hint>
+        </div>
+      ) : null}
       <div>
         <Label htmlFor="endpoint-description">Description</Label>
         <Input
@@ -111,7 +168,7 @@ export function EndpointForm({
       <fieldset>
         <legend className="mb-1.5 block text-[13px] font-medium text-zinc-800">Event types</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-2">
-          {EVENT_TYPES.map((t) => (
+          {allowed.map((t) => (
             <label key={t} className="flex items-center gap-2 font-mono text-[12px] text-zinc-700">
               <input
                 type="checkbox"
@@ -125,7 +182,12 @@ export function EndpointForm({
             </label>
           ))}
         </div>
-        <Hint>None ticked: every event type, including ones added later.</Hint>
+        <FieldError message={fieldErrors.eventTypes} />
+        <Hint>
+          {format === "standard"
+            ? "None ticked: every event type, including ones added later."
+            : "None ticked: every incident type this format takes."}
+        </Hint>
       </fieldset>
       <div>
         <Label htmlFor="endpoint-providers">Providers</Label>
@@ -150,4 +212,9 @@ export function EndpointForm({
       </div>
     </form>
   );
+}
+
+/** The per-field messages of a refused endpoint save (tRPC error data), or none. */
+export function errorFields(err: unknown): Record<string, string> {
+  return (err as { data?: { fieldErrors?: Record<string, string> } } | null)?.data?.fieldErrors ?? {};
 }

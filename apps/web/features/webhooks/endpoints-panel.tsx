@@ -12,7 +12,7 @@ import { Card, CardHeader } from "@/components/ui/page";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { EmptyState, QueryState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
-import { EndpointForm } from "./endpoint-form";
+import { EndpointForm, errorFields } from "./endpoint-form";
 import {
   describeFilters,
   type EndpointSummary,
@@ -130,6 +130,7 @@ export function EndpointsPanel({ canManage, planName }: { canManage: boolean; pl
             pendingLabel="Adding…"
             pending={create.isPending}
             error={create.error?.message}
+            fieldErrors={errorFields(create.error)}
             onCancel={() => setAdding(false)}
             onSubmit={(v) =>
               create.mutate({
@@ -138,6 +139,8 @@ export function EndpointsPanel({ canManage, planName }: { canManage: boolean; pl
                 projectId: v.projectId,
                 eventTypes: v.eventTypes as (typeof EVENT_TYPES)[number][],
                 providers: v.providers,
+                format: v.format,
+                routingKey: v.routingKey,
               })
             }
           />

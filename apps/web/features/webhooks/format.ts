@@ -13,7 +13,21 @@ export const EVENT_TYPES = [
   "circuit_breaker_opened",
   "circuit_breaker_closed",
   "budget_threshold_crossed",
+  "provider_incident_opened",
+  "provider_incident_updated",
+  "provider_incident_resolved",
 ] as const;
+
+/** The endpoint formats and the event types each can receive (Slack and PagerDuty: incidents only). */
+export const ENDPOINT_FORMATS = {
+  standard: { label: "Standard webhook", types: EVENT_TYPES as readonly string[] },
+  slack: {
+    label: "Slack",
+    types: ["provider_incident_opened", "provider_incident_updated", "provider_incident_resolved"],
+  },
+  pagerduty: { label: "PagerDuty", types: ["provider_incident_opened", "provider_incident_resolved"] },
+} as const satisfies Record<string, { label: string; types: readonly string[] }>;
+export type EndpointFormat = keyof typeof ENDPOINT_FORMATS;
 
 /** The retry schedule after the first attempt, as the delivery code runs it (sums to ≈ 28 h). */
 export const RETRY_SCHEDULE_TEXT =

@@ -1,5 +1,10 @@
 import { appRouter, createCaller, createContext } from "@breakwater/api";
-import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import {
+  dehydrate,
+  type FetchInfiniteQueryOptions,
+  type FetchQueryOptions,
+  HydrationBoundary,
+} from "@tanstack/react-query";
 import { TRPCError } from "@trpc/server";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
@@ -26,6 +31,28 @@ export const trpc = createTRPCOptionsProxy({
 
 /** Direct server-side calls (same procedures, same guards as over HTTP). */
 export const getCaller = cache(async () => createCaller(await getContext()));
+
+// biome-ignore lint/suspicious/noExplicitAny: any tRPC query's options, whatever its data type
+type AnyQueryOptions = FetchQueryOptions<any, any, any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: any tRPC infinite query's options
+type AnyInfiniteQueryOptions = FetchInfiniteQueryOptions<any, any, any, any, any>;
+
+/**
+ * Prefetches queries for the client components under a page's HydrateClient and waits for all of
+ * them, so the server render and the browser's hydration both start from the finished data (a
+ * pending query is never dehydrated, see makeQueryClient). A query that fails is not handed over:
+ * the client component shows its error state after loading, as it would without a prefetch.
+ */
+export async function prefetch(...options: (AnyQueryOptions | AnyInfiniteQueryOptions)[]): Promise<void> {
+  const queryClient = getQueryClient();
+  await Promise.all(
+    options.map((o) =>
+      "initialPageParam" in o
+        ? queryClient.prefetchInfiniteQuery(o as AnyInfiniteQueryOptions)
+        : queryClient.prefetchQuery(o),
+    ),
+  );
+}
 
 /** Hands the server-prefetched queries to client components. */
 export function HydrateClient({ children }: { children: ReactNode }) {

@@ -2,8 +2,15 @@ import {
   type FleetChange,
   getFleetOverview,
   getFleetOverviewInput,
+  getIncidentSettings,
+  getIncidentSettingsInput,
   getProviderHealth,
   getProviderHealthInput,
+  listIncidents,
+  listIncidentsInput,
+  listOpenIncidents,
+  updateIncidentSettings,
+  updateIncidentSettingsInput,
 } from "@breakwater/core";
 import { TRPCError } from "@trpc/server";
 import { orgProcedure, router } from "../init";
@@ -28,6 +35,26 @@ export const fleetRouter = router({
   provider: orgProcedure("viewer")
     .input(getProviderHealthInput.omit({ now: true }))
     .query(({ ctx, input }) => getProviderHealth(ctx.core, input)),
+
+  /** Open provider incidents of the active organization, newest first (the overview shows them first). */
+  openIncidents: orgProcedure("viewer").query(({ ctx }) =>
+    listOpenIncidents(ctx.core, { organizationId: ctx.organization.id }),
+  ),
+
+  /** Incidents of the last 30 or 90 days with MTTR per provider (optionally one project × provider). */
+  incidents: orgProcedure("viewer")
+    .input(listIncidentsInput.omit({ organizationId: true, now: true }).default({ days: 30 }))
+    .query(({ ctx, input }) => listIncidents(ctx.core, { ...input, organizationId: ctx.organization.id })),
+
+  /** A project's incident threshold, minimum duration and quiet period. */
+  incidentSettings: orgProcedure("viewer")
+    .input(getIncidentSettingsInput)
+    .query(({ ctx, input }) => getIncidentSettings(ctx.core, input)),
+
+  /** Edits them (members and up); refused input names the field and changes nothing. */
+  updateIncidentSettings: orgProcedure("member")
+    .input(updateIncidentSettingsInput)
+    .mutation(({ ctx, input }) => updateIncidentSettings(ctx.core, input)),
 
   /**
    * Visible fleet changes of the caller's active organization, over server-sent events, fed by the

@@ -37,6 +37,9 @@ describe("webhooks and fleet procedures", () => {
       "circuit_breaker_opened",
       "circuit_breaker_closed",
       "budget_threshold_crossed",
+      "provider_incident_opened",
+      "provider_incident_updated",
+      "provider_incident_resolved",
     ]);
 
     const project = await asA.project.create({ name: "svc", limits: { daily: 5 } });
@@ -50,7 +53,12 @@ describe("webhooks and fleet procedures", () => {
       reportedAt: new Date(),
     });
     const log = await asA.webhooks.listMessages();
-    expect(log.items[0]).toMatchObject({
+    // The one instance Down (of one) also opened a provider incident, listed beside it.
+    expect(log.items.map((m) => m.type).sort()).toEqual([
+      "circuit_breaker_opened",
+      "provider_incident_opened",
+    ]);
+    expect(log.items.find((m) => m.type === "circuit_breaker_opened")).toMatchObject({
       type: "circuit_breaker_opened",
       status: "pending",
       deliverable: true,

@@ -12,6 +12,9 @@ describe("breaker event catalogue", () => {
       "circuit_breaker_opened",
       "circuit_breaker_closed",
       "budget_threshold_crossed",
+      "provider_incident_opened",
+      "provider_incident_updated",
+      "provider_incident_resolved",
     ]);
     for (const e of EVENT_CATALOGUE) {
       expect(parseWebhookEvent(e.sample)).toEqual(e.sample);

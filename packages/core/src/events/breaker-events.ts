@@ -1,12 +1,24 @@
 import { z } from "zod";
 import { BUDGET_THRESHOLD_SAMPLE, type BudgetThresholdEvent, budgetThresholdEvent } from "./budget-events";
+import {
+  INCIDENT_EVENT_SAMPLES,
+  INCIDENT_EVENT_TYPES,
+  type IncidentEventPayload,
+  incidentOpenedEvent,
+  incidentResolvedEvent,
+  incidentUpdatedEvent,
+} from "./incident-events";
 
 /** The breaker event types Breakwater sends. */
 export const BREAKER_EVENT_TYPES = ["circuit_breaker_opened", "circuit_breaker_closed"] as const;
 export type BreakerEventType = (typeof BREAKER_EVENT_TYPES)[number];
 
-/** Every webhook event type: the breaker pair and budget threshold alerts. */
-export const WEBHOOK_EVENT_TYPES = [...BREAKER_EVENT_TYPES, "budget_threshold_crossed"] as const;
+/** Every webhook event type: the breaker pair, budget threshold alerts and provider incidents. */
+export const WEBHOOK_EVENT_TYPES = [
+  ...BREAKER_EVENT_TYPES,
+  "budget_threshold_crossed",
+  ...INCIDENT_EVENT_TYPES,
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 const circuitState = z.enum(["closed", "open", "half_open"]);
@@ -75,12 +87,19 @@ export function parseBreakerEvent(payload: unknown): BreakerEventPayload {
   return z.discriminatedUnion("type", [breakerOpenedEvent, breakerClosedEvent]).parse(payload);
 }
 
-export type WebhookEventPayload = BreakerEventPayload | BudgetThresholdEvent;
+export type WebhookEventPayload = BreakerEventPayload | BudgetThresholdEvent | IncidentEventPayload;
 
 /** Validates any webhook payload against its type's schema (restores the documented key order). */
 export function parseWebhookEvent(payload: unknown): WebhookEventPayload {
   return z
-    .discriminatedUnion("type", [breakerOpenedEvent, breakerClosedEvent, budgetThresholdEvent])
+    .discriminatedUnion("type", [
+      breakerOpenedEvent,
+      breakerClosedEvent,
+      budgetThresholdEvent,
+      incidentOpenedEvent,
+      incidentUpdatedEvent,
+      incidentResolvedEvent,
+    ])
     .parse(payload);
 }
 
@@ -153,6 +172,7 @@ export interface EventTypeInfo {
 export const WEBHOOK_EVENT_SAMPLES: { [T in WebhookEventType]: Extract<WebhookEventPayload, { type: T }> } = {
   ...BREAKER_EVENT_SAMPLES,
   budget_threshold_crossed: BUDGET_THRESHOLD_SAMPLE,
+  ...INCIDENT_EVENT_SAMPLES,
 };
 
 /** The event catalogue as served to the dashboard, the docs and registered with Svix. */
@@ -181,6 +201,35 @@ export const EVENT_CATALOGUE: EventTypeInfo[] = [
       "A budget threshold was crossed",
     ),
     sample: BUDGET_THRESHOLD_SAMPLE,
+  },
+  {
+    type: "provider_incident_opened",
+    description:
+      "A provider incident opened: the share of a project's live instances with the provider's breaker Down reached the project's threshold (for its minimum duration). One per outage, however many instances are Down — page on this instead of circuit_breaker_opened.",
+    schema: publishedSchema(incidentOpenedEvent, "provider_incident_opened", "A provider incident opened"),
+    sample: INCIDENT_EVENT_SAMPLES.provider_incident_opened,
+  },
+  {
+    type: "provider_incident_updated",
+    description:
+      "An open incident's affected share reached 50 % or 100 % of the live instances. At most one per milestone per incident.",
+    schema: publishedSchema(
+      incidentUpdatedEvent,
+      "provider_incident_updated",
+      "A provider incident reached 50 % or 100 % of the instances",
+    ),
+    sample: INCIDENT_EVENT_SAMPLES.provider_incident_updated,
+  },
+  {
+    type: "provider_incident_resolved",
+    description:
+      "The incident resolved: no instance has been Down for the project's quiet period (stale instances do not count). Carries the peak, the instances involved, the failovers, the calls saved and the fallback models. Exactly one follows every provider_incident_opened.",
+    schema: publishedSchema(
+      incidentResolvedEvent,
+      "provider_incident_resolved",
+      "A provider incident resolved",
+    ),
+    sample: INCIDENT_EVENT_SAMPLES.provider_incident_resolved,
   },
 ];
 

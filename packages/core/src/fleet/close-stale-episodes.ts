@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Deps } from "../context";
 import type { BreakerClosedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
+import { evaluateIncidentAfterReport } from "../incidents/evaluate-provider-incident";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { loadBreakerEventContext } from "./breaker-event-context";
 import { publishFleetChanges } from "./fleet-live";
@@ -56,6 +57,7 @@ export async function closeStaleEpisodes(
     ORDER BY received_at LIMIT ${input.limit}`;
 
   const eventIds: string[] = [];
+  const pairs = new Map<string, { projectId: string; provider: string }>();
   let closed = 0;
   for (const s of stale) {
     const r = await deps.db.$transaction(async (tx) => {
@@ -130,9 +132,12 @@ export async function closeStaleEpisodes(
       },
     ]);
     closed++;
+    pairs.set(`${s.project_id}/${s.provider}`, { projectId: s.project_id, provider: s.provider });
     eventIds.push(r.eventId);
     if (r.deliverable) await enqueueWebhookDeliveries(deps, [r.eventId]);
   }
+  // Stale instances no longer count as Down: their providers' incidents may resolve.
+  for (const p of pairs.values()) await evaluateIncidentAfterReport(deps, p.projectId, p.provider);
   if (closed > 0) deps.log.info({ closed }, "closed breaker episodes of stale instances");
   return { closed, eventIds };
 }

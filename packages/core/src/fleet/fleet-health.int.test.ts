@@ -169,8 +169,10 @@ describe("fleet health", () => {
       });
     await report("closed", 3000); // new instance
     await report("closed", 2000); // heartbeat: nothing visible
-    await report("open", 1000); // transition
-    await vi.waitFor(() => expect(seenA.map((c) => c.kind)).toEqual(["new_instance", "transition"]));
+    await report("open", 1000); // transition, which opens the provider incident (1 of 1 Down)
+    await vi.waitFor(() =>
+      expect(seenA.map((c) => c.kind)).toEqual(["new_instance", "transition", "incident"]),
+    );
     expect(seenA[1]).toMatchObject({
       projectId: a.project.id,
       provider: "openai",
@@ -187,9 +189,9 @@ describe("fleet health", () => {
       successCount: 0,
       reportedAt: new Date(),
     });
-    await vi.waitFor(() => expect(seenB).toHaveLength(1));
+    await vi.waitFor(() => expect(seenB.map((c) => c.kind)).toEqual(["new_instance", "incident"]));
     expect(seenB.every((c) => c.organizationId === b.org.id)).toBe(true);
-    expect(seenA).toHaveLength(2);
+    expect(seenA).toHaveLength(3);
     offA();
     offB();
   });

@@ -6,7 +6,10 @@ import type { CircuitState } from "./record-breaker-report";
 /** Redis pub/sub channel carrying visible fleet changes of every organization (one connection per replica). */
 export const FLEET_CHANNEL = "bw:fleet";
 
-/** One visible change of the fleet: a state change, a new or revived instance, an episode closed by expiry. */
+/**
+ * One visible change of the fleet: a state change, a new or revived instance, an episode closed by
+ * expiry, or a provider incident that opened, changed or resolved (sdkInstanceId "" for those).
+ */
 export interface FleetChange {
   organizationId: string;
   projectId: string;
@@ -14,7 +17,7 @@ export interface FleetChange {
   sdkInstanceId: string;
   /** The instance's state after the change. */
   state: CircuitState;
-  kind: "transition" | "new_instance" | "revived" | "expired";
+  kind: "transition" | "new_instance" | "revived" | "expired" | "incident";
   /** When Breakwater recorded it (ISO), for page-update latency. */
   at: string;
 }

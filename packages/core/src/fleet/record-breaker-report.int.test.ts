@@ -25,8 +25,9 @@ function reporter(projectId: string, provider = "openai", sdkInstanceId = `inst-
 }
 
 async function eventsOf(projectId: string) {
+  // The per-instance stream (provider incidents have their own tests).
   return deps.db.webhookEvent.findMany({
-    where: { projectId },
+    where: { projectId, type: { startsWith: "circuit_breaker_" } },
     orderBy: { createdAt: "asc" },
     include: { outbox: true },
   });

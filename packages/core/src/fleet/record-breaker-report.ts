@@ -4,6 +4,7 @@ import type { Deps } from "../context";
 import { invalid } from "../errors";
 import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
+import { evaluateIncidentAfterReport } from "../incidents/evaluate-provider-incident";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
 import { type FleetChange, publishFleetChanges } from "./fleet-live";
@@ -286,6 +287,8 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
     ]);
   }
   await enqueueWebhookDeliveries(deps, result.deliver);
+  // A change of who is Down may open, update or resolve the provider incident (heartbeats cannot).
+  if (result.visible) await evaluateIncidentAfterReport(deps, i.projectId, i.provider);
   return { applied: result.applied, transition: result.transition, eventIds: result.eventIds };
 }
 

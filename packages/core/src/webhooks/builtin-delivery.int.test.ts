@@ -128,7 +128,7 @@ describe("built-in delivery", () => {
       organizationId: (await deps.db.webhookEvent.findUniqueOrThrow({ where: { id: eventId } }))
         .organizationId,
     });
-    const attempts = log.items[0]!.deliveries[0]!.attempts;
+    const attempts = log.items.find((m) => m.id === eventId)!.deliveries[0]!.attempts;
     expect(attempts.map((a) => [a.responseStatus, a.success])).toEqual([
       [500, false],
       [500, false],

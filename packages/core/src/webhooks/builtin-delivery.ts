@@ -5,6 +5,7 @@ import type { Deps } from "../context";
 import { parseWebhookEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { AddressRefusedError, type Resolve, type WebhookAgents, webhookAgents } from "./address-guard";
+import { type EndpointFormat, pagerDutyEvent, slackMessage } from "./endpoint-formats";
 import type { EndpointLanes } from "./endpoint-lanes";
 import { openEndpointSecret } from "./endpoint-secrets";
 import { webhookHeaders } from "./signing";
@@ -62,6 +63,27 @@ export function webhookBody(payload: unknown): string {
   } catch {
     return JSON.stringify(payload);
   }
+}
+
+/**
+ * The body for the endpoint's format: the Standard Webhooks JSON, a Slack message or a PagerDuty
+ * event (same signing headers on every format, so the attempt log and replays work alike).
+ */
+function formattedBody(
+  deps: Deps,
+  d: Pick<ClaimedDelivery, "format" | "routing_key" | "endpoint_id">,
+  payload: unknown,
+): string {
+  if (d.format === "standard") return webhookBody(payload);
+  let parsed: ReturnType<typeof parseWebhookEvent>;
+  try {
+    parsed = parseWebhookEvent(payload);
+  } catch {
+    return webhookBody(payload);
+  }
+  if (d.format === "slack") return JSON.stringify(slackMessage(parsed));
+  const key = d.routing_key ? openEndpointSecret(deps.config, d.endpoint_id, d.routing_key) : "";
+  return JSON.stringify(pagerDutyEvent(parsed, key));
 }
 
 /** True when the endpoint's URL may receive webhooks (http or https only). */
@@ -188,6 +210,8 @@ interface ClaimedDelivery {
   previous_secret_expires_at: Date | null;
   enabled: boolean;
   failing_since: Date | null;
+  format: EndpointFormat;
+  routing_key: string | null;
 }
 
 /**
@@ -215,7 +239,8 @@ async function claimDeliveries(
       AND (NOT ${scheduled} OR (d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ${now})))
       AND (d.claimed_until IS NULL OR d.claimed_until < ${now})
     RETURNING d.id, d.status, d.attempt_count, d.next_attempt_at, ${now}::timestamptz AS claimed_at,
-      e.id AS endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.enabled, e.failing_since`;
+      e.id AS endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.enabled, e.failing_since,
+      e.format, e.routing_key`;
 }
 
 /**
@@ -240,7 +265,7 @@ async function sendClaimed(
     },
     d.claimed_at,
   );
-  const body = webhookBody(event.payload);
+  const body = formattedBody(deps, d, event.payload);
   const ts = Math.floor(Date.now() / 1000);
   const agents = webhookAgents(deps.config.WEBHOOK_ALLOW_PRIVATE_URLS, options?.resolve);
   const http = await post(d.url, webhookHeaders(secrets, event.id, ts, body), body, timeoutMs, agents);
@@ -337,7 +362,10 @@ export async function attemptDelivery(
  * out yet). Empty when the opened message was not deliverable or has finished everywhere.
  */
 async function openedStillPending(deps: Deps, event: DeliveryEvent): Promise<Map<string, Date | null>> {
-  const episodeId = (event.payload as { data?: { episode_id?: string } })?.data?.episode_id;
+  const data = (event.payload as { data?: { episode_id?: string; incident_id?: string } })?.data;
+  const incident = event.type.startsWith("provider_incident_");
+  const episodeId = incident ? data?.incident_id : data?.episode_id;
+  const openedType = incident ? "provider_incident_opened" : "circuit_breaker_opened";
   const waits = new Map<string, Date | null>();
   if (!episodeId) return waits;
   const rows = await deps.db.$queryRaw<
@@ -347,13 +375,19 @@ async function openedStillPending(deps: Deps, event: DeliveryEvent): Promise<Map
     FROM webhook_events e
     JOIN webhook_outbox o ON o.event_id = e.id AND o.completed_at IS NULL
     LEFT JOIN webhook_deliveries d ON d.event_id = e.id
-    WHERE e.episode_id = ${episodeId} AND e.type = 'circuit_breaker_opened' AND e.id <> ${event.id}`;
+    WHERE e.episode_id = ${episodeId} AND e.type = ${openedType} AND e.id <> ${event.id}`;
   for (const r of rows) {
     if (r.endpoint_id === null) waits.set("*", null);
     else if (r.status === "pending") waits.set(r.endpoint_id, r.next_attempt_at);
   }
   return waits;
 }
+
+const FOLLOWS_OPENED = new Set([
+  "circuit_breaker_closed",
+  "provider_incident_updated",
+  "provider_incident_resolved",
+]);
 
 export interface BuiltinOutcome {
   /** null when every delivery has finished; otherwise when the next one is due. */
@@ -385,11 +419,16 @@ export async function deliverBuiltin(
       AND (e.project_id IS NULL OR e.project_id = ${event.projectId})
       AND (cardinality(e.event_types) = 0 OR ${event.type} = ANY(e.event_types))
       AND (cardinality(e.providers) = 0 OR ${provider}::text = ANY(e.providers))
+      -- Slack and PagerDuty endpoints take provider incidents only (PagerDuty: trigger and resolve).
+      AND (e.format = 'standard'
+        OR ${event.type} IN ('provider_incident_opened', 'provider_incident_resolved')
+        OR (e.format = 'slack' AND ${event.type} = 'provider_incident_updated'))
     ON CONFLICT (event_id, endpoint_id) DO NOTHING`;
 
   const holdMs = (options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
   const claimed = await claimDeliveries(deps, { eventId: event.id }, "scheduled", holdMs);
-  const waitFor = event.type === "circuit_breaker_closed" ? await openedStillPending(deps, event) : new Map();
+  // A closing message waits for its opening one: an episode's closed, an incident's updated/resolved.
+  const waitFor = FOLLOWS_OPENED.has(event.type) ? await openedStillPending(deps, event) : new Map();
   const attempts = await Promise.all(
     claimed.map(async (d) => {
       const openedDue = waitFor.get(d.endpoint_id) ?? waitFor.get("*");

@@ -2,15 +2,18 @@ import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import type { Ctx } from "../context";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
-import { limitExceeded, notFound } from "../errors";
+import { invalid, limitExceeded, notFound } from "../errors";
 import { newId } from "../ids";
 import { sealEndpointSecret } from "./endpoint-secrets";
 import { generateWebhookSecret } from "./signing";
 import { usesSvix } from "./svix-delivery";
 import { svixCreateEndpoint } from "./svix-endpoints";
 import {
+  checkEndpointFormat,
   endpointEventTypes,
+  endpointFormat,
   endpointProviders,
+  endpointRoutingKey,
   endpointUrl,
   requireTenant,
   toWebhookEndpointDto,
@@ -27,6 +30,10 @@ export const createWebhookEndpointInput = z.object({
   eventTypes: endpointEventTypes.default([]),
   /** Empty = every provider. */
   providers: endpointProviders.default([]),
+  /** standard (Standard Webhooks JSON), slack or pagerduty. */
+  format: endpointFormat.default("standard"),
+  /** PagerDuty only: the integration's routing key. */
+  routingKey: endpointRoutingKey.optional(),
 });
 export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointInput>;
 
@@ -42,7 +49,11 @@ export async function createWebhookEndpoint(
 ): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
   const input = createWebhookEndpointInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
-  if (usesSvix(ctx.config)) return svixCreateEndpoint(ctx, input);
+  checkEndpointFormat({ ...input, hasRoutingKey: Boolean(input.routingKey) });
+  if (usesSvix(ctx.config)) {
+    if (input.format !== "standard") throw svixFormatRefused();
+    return svixCreateEndpoint(ctx, input);
+  }
   if (input.projectId) {
     const p = await ctx.db.project.findUnique({
       where: { id: input.projectId },
@@ -75,6 +86,11 @@ export async function createWebhookEndpoint(
         secret: sealEndpointSecret(ctx.config, id, secret),
         eventTypes: input.eventTypes,
         providers: input.providers,
+        format: input.format,
+        routingKey:
+          input.format === "pagerduty" && input.routingKey
+            ? sealEndpointSecret(ctx.config, id, input.routingKey)
+            : null,
       },
     });
     await recordAudit(tx, ctx.actor, {
@@ -87,9 +103,17 @@ export async function createWebhookEndpoint(
         projectId: input.projectId ?? null,
         eventTypes: input.eventTypes,
         providers: input.providers,
+        format: input.format,
       },
     });
     return created;
   });
   return { endpoint: toWebhookEndpointDto(row, ctx.config), secret };
+}
+
+/** Slack and PagerDuty bodies are built by the built-in sender; Svix sends its own Standard Webhooks JSON. */
+export function svixFormatRefused() {
+  const message =
+    "Slack and PagerDuty formats are sent by the built-in sender; with Svix, use Svix's own integrations";
+  return invalid(message, { fieldErrors: { format: message } });
 }

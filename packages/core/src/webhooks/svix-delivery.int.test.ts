@@ -39,24 +39,21 @@ describe("Svix backend", () => {
     await registerSvixEventTypes(deps);
     await registerSvixEventTypes(deps);
     const creates = svix.calls.filter((c) => c.method === "POST" && c.path === "/api/v1/event-type");
-    expect(creates.map((c) => (c.body as { name: string }).name)).toEqual([
+    const types = [
       "circuit_breaker_opened",
       "circuit_breaker_closed",
       "budget_threshold_crossed",
-      "circuit_breaker_opened",
-      "circuit_breaker_closed",
-      "budget_threshold_crossed",
-    ]);
+      "provider_incident_opened",
+      "provider_incident_updated",
+      "provider_incident_resolved",
+    ];
+    expect(creates.map((c) => (c.body as { name: string }).name)).toEqual([...types, ...types]);
     expect(
       (creates[0]?.body as { schemas?: Record<string, { title: string }> } | undefined)?.schemas?.["1"]
         ?.title,
     ).toBe("circuit_breaker_opened");
     const updates = svix.calls.filter((c) => c.method === "PUT");
-    expect(updates.map((c) => c.path)).toEqual([
-      "/api/v1/event-type/circuit_breaker_opened",
-      "/api/v1/event-type/circuit_breaker_closed",
-      "/api/v1/event-type/budget_threshold_crossed",
-    ]);
+    expect(updates.map((c) => c.path)).toEqual(types.map((t) => `/api/v1/event-type/${t}`));
   });
 
   it("creates the project's application (uid = project id) and the message with eventId, idempotency key and channel", async () => {

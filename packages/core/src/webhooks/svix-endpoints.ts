@@ -54,6 +54,8 @@ function toDto(organizationId: string, projectId: string, e: EndpointOut): Webho
     description: e.description,
     eventTypes: e.filterTypes ?? [],
     providers: e.channels ?? [],
+    format: "standard",
+    routingKeyHint: null,
     enabled: !e.disabled,
     disabledReason: e.disabled ? "Disabled in Svix" : null,
     failingSince: null,

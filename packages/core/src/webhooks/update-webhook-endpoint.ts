@@ -1,11 +1,16 @@
 import { z } from "zod";
 import { recordAudit } from "../audit/record-audit";
 import type { Ctx } from "../context";
+import { svixFormatRefused } from "./create-webhook-endpoint";
+import { sealEndpointSecret } from "./endpoint-secrets";
 import { usesSvix } from "./svix-delivery";
 import { svixUpdateEndpoint } from "./svix-endpoints";
 import {
+  checkEndpointFormat,
   endpointEventTypes,
+  endpointFormat,
   endpointProviders,
+  endpointRoutingKey,
   endpointUrl,
   findTenantEndpoint,
   requireTenant,
@@ -20,6 +25,9 @@ export const updateWebhookEndpointInput = z.object({
   description: z.string().trim().max(200).optional(),
   eventTypes: endpointEventTypes.optional(),
   providers: endpointProviders.optional(),
+  format: endpointFormat.optional(),
+  /** PagerDuty: a new routing key (omitted keeps the stored one). */
+  routingKey: endpointRoutingKey.optional(),
   /** false disables; true re-enables and forgets the failure streak. */
   enabled: z.boolean().optional(),
 });
@@ -32,8 +40,25 @@ export async function updateWebhookEndpoint(
 ): Promise<WebhookEndpointDto> {
   const input = updateWebhookEndpointInput.parse(raw);
   requireTenant(ctx, input.organizationId, "admin");
-  if (usesSvix(ctx.config)) return svixUpdateEndpoint(ctx, input);
+  if (usesSvix(ctx.config)) {
+    if (input.format && input.format !== "standard") throw svixFormatRefused();
+    return svixUpdateEndpoint(ctx, input);
+  }
   const before = await findTenantEndpoint(ctx, input.organizationId, input.endpointId);
+  // The endpoint as it would be after the edit must fit its format; a refused edit writes nothing.
+  const format = input.format ?? (before.format as NonNullable<typeof input.format>);
+  checkEndpointFormat({
+    format,
+    url: input.url ?? before.url,
+    eventTypes: input.eventTypes ?? before.eventTypes,
+    hasRoutingKey: Boolean(input.routingKey) || (format === "pagerduty" && before.routingKey !== null),
+  });
+  const routingKey =
+    format !== "pagerduty"
+      ? null
+      : input.routingKey
+        ? sealEndpointSecret(ctx.config, before.id, input.routingKey)
+        : before.routingKey;
   const row = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.webhookEndpoint.update({
       where: { id: before.id },
@@ -42,6 +67,8 @@ export async function updateWebhookEndpoint(
         description: input.description,
         eventTypes: input.eventTypes,
         providers: input.providers,
+        format,
+        routingKey,
         ...(input.enabled === true && !before.enabled
           ? { enabled: true, disabledReason: null, failingSince: null }
           : {}),
@@ -55,6 +82,7 @@ export async function updateWebhookEndpoint(
       description: e.description,
       eventTypes: e.eventTypes,
       providers: e.providers,
+      format: e.format,
       enabled: e.enabled,
     });
     await recordAudit(tx, ctx.actor, {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page";
 import { InviteDialog } from "@/features/members/invite-dialog";
 import { MembersPanel } from "@/features/members/members-panel";
-import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Members" };
 
@@ -10,7 +10,7 @@ export default async function MembersPage() {
   const viewer = (await getViewer())!;
   const canManage = viewer.can.manageMembers;
   const isOwner = viewer.user.isOperator || viewer.role === "owner";
-  void getQueryClient().prefetchQuery(trpc.member.list.queryOptions());
+  await prefetch(trpc.member.list.queryOptions());
   return (
     <div className="space-y-6">
       <PageHeader

@@ -4,7 +4,7 @@ import { PageHeader } from "@/components/ui/page";
 import { LoadingState } from "@/components/ui/states";
 import { overviewInput, paramsGetter } from "@/features/usage/range";
 import { UsageView } from "@/features/usage/usage-view";
-import { getCaller, getQueryClient, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getCaller, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -12,7 +12,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function UsagePage({ searchParams }: Props) {
   const { input } = overviewInput(paramsGetter(await searchParams));
-  void getQueryClient().prefetchQuery(trpc.usage.overview.queryOptions(input));
+  await prefetch(trpc.usage.overview.queryOptions(input));
   const projects = await (await getCaller()).project.list();
   const projectNames = Object.fromEntries(projects.map((p) => [p.id, p.name]));
   return (

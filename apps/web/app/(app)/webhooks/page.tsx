@@ -4,18 +4,17 @@ import { EndpointsPanel } from "@/features/webhooks/endpoints-panel";
 import { RETRY_SCHEDULE_TEXT } from "@/features/webhooks/format";
 import { webhookPageContext } from "@/features/webhooks/page-data";
 import { WebhooksNav } from "@/features/webhooks/webhooks-nav";
-import { getQueryClient, HydrateClient, trpc } from "@/lib/trpc/server";
+import { HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage() {
   const { canManage, planName } = await webhookPageContext();
-  const qc = getQueryClient();
-  await Promise.all([
-    qc.prefetchQuery(trpc.webhooks.settings.queryOptions()),
-    qc.prefetchQuery(trpc.webhooks.listEndpoints.queryOptions({})),
-    qc.prefetchQuery(trpc.project.list.queryOptions()),
-  ]);
+  await prefetch(
+    trpc.webhooks.settings.queryOptions(),
+    trpc.webhooks.listEndpoints.queryOptions({}),
+    trpc.project.list.queryOptions(),
+  );
   return (
     <div className="space-y-6">
       <PageHeader

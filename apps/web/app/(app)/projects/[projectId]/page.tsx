@@ -8,8 +8,9 @@ import { ActiveLeases } from "@/features/projects/active-leases";
 import { ApiKeysPanel } from "@/features/projects/api-keys-panel";
 import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
+import { NewKeyProvider } from "@/features/projects/new-key";
 import { getRuntime } from "@/lib/server/runtime";
-import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
@@ -37,9 +38,11 @@ export default async function ProjectPage({ params }: Props) {
   const { projectId } = await params;
   const project = await loadProject(projectId);
   const viewer = (await getViewer())!;
-  void getQueryClient().prefetchQuery(trpc.apiKey.list.queryOptions({ projectId: project.id }));
-  void getQueryClient().prefetchQuery(trpc.lease.listActive.queryOptions({ projectId: project.id }));
-  void getQueryClient().prefetchQuery(trpc.project.entitlements.queryOptions({ projectId: project.id }));
+  await prefetch(
+    trpc.apiKey.list.queryOptions({ projectId: project.id }),
+    trpc.lease.listActive.queryOptions({ projectId: project.id }),
+    trpc.project.entitlements.queryOptions({ projectId: project.id }),
+  );
   const sdkBaseUrl = sdkPublicUrl(getRuntime().config);
 
   return (
@@ -74,13 +77,15 @@ export default async function ProjectPage({ params }: Props) {
         </dl>
       </Card>
 
-      <HydrateClient>
-        <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
-        <ActiveLeases projectId={project.id} />
-        <ProjectEntitlements projectId={project.id} />
-      </HydrateClient>
+      <NewKeyProvider>
+        <HydrateClient>
+          <ApiKeysPanel projectId={project.id} canManage={viewer.can.manageKeys} />
+          <ActiveLeases projectId={project.id} />
+          <ProjectEntitlements projectId={project.id} />
+        </HydrateClient>
 
-      <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
+        <ConnectSdk sdkBaseUrl={sdkBaseUrl} />
+      </NewKeyProvider>
     </div>
   );
 }

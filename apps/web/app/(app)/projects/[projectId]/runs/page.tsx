@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunsTable } from "@/features/projects/runs-table";
-import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = {
   params: Promise<{ projectId: string }>;
@@ -22,7 +22,7 @@ export default async function ProjectRunsPage({ params, searchParams }: Props) {
   }
   const viewer = (await getViewer())!;
   const highlight = typeof run === "string" && run.length > 0 && run.length <= 256 ? run : null;
-  void getQueryClient().prefetchInfiniteQuery(
+  await prefetch(
     trpc.run.list.infiniteQueryOptions(
       { projectId, limit: 25 },
       { getNextPageParam: (l) => l.nextCursor ?? undefined },

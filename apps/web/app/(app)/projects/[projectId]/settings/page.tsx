@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { IncidentSettingsForm } from "@/features/fleet/incidents";
 import { BudgetSettingsForm } from "@/features/projects/budget-settings-form";
 import { TagRulesPanel } from "@/features/projects/tag-rules-panel";
-import { getCaller, getQueryClient, getViewer, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
 export const metadata: Metadata = { title: "Project settings" };
 
-/** Budget mode, limits, threshold alerts, run cap and tag rules of one project. */
+/** Budget mode, limits, threshold alerts, run cap, tag rules and incident settings of one project. */
 export default async function ProjectSettingsPage({ params }: Props) {
   const { projectId } = await params;
   try {
@@ -18,12 +19,13 @@ export default async function ProjectSettingsPage({ params }: Props) {
     throw err;
   }
   const viewer = (await getViewer())!;
-  void getQueryClient().prefetchQuery(trpc.budget.settings.queryOptions({ projectId }));
+  await prefetch(trpc.budget.settings.queryOptions({ projectId }));
   return (
     <HydrateClient>
       <div className="space-y-6">
         <BudgetSettingsForm projectId={projectId} canManage={viewer.can.manageRules} />
         <TagRulesPanel projectId={projectId} canManage={viewer.can.manageRules} />
+        <IncidentSettingsForm projectId={projectId} canManage={viewer.can.manageRules} />
       </div>
     </HydrateClient>
   );

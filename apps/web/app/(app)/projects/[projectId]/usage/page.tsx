@@ -4,7 +4,7 @@ import { Suspense } from "react";
 import { LoadingState } from "@/components/ui/states";
 import { overviewInput, paramsGetter } from "@/features/usage/range";
 import { UsageView } from "@/features/usage/usage-view";
-import { getCaller, getQueryClient, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = {
   params: Promise<{ projectId: string }>;
@@ -24,7 +24,7 @@ export default async function ProjectUsagePage({ params, searchParams }: Props) 
     throw err;
   }
   const { input } = overviewInput(paramsGetter(await searchParams), projectId);
-  void getQueryClient().prefetchQuery(trpc.usage.overview.queryOptions(input));
+  await prefetch(trpc.usage.overview.queryOptions(input));
   return (
     <HydrateClient>
       <Suspense fallback={<LoadingState label="Loading usage" rows={6} />}>

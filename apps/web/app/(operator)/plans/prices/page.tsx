@@ -4,7 +4,7 @@ import { PlusIcon } from "@/components/ui/icons";
 import { OperatorsOnly } from "@/features/operator/operators-only";
 import { PriceCatalogue } from "@/features/operator/price-catalogue";
 import { PricesPage } from "@/features/operator/prices-page";
-import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Prices" };
 
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Prices" };
 export default async function PricesCardsPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Prices" />;
-  void getQueryClient().prefetchInfiniteQuery(
+  await prefetch(
     trpc.operator.listPriceCards.infiniteQueryOptions(
       { search: "", limit: 50 },
       {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { OperatorsOnly } from "@/features/operator/operators-only";
 import { PricesPage } from "@/features/operator/prices-page";
 import { UnpricedModels } from "@/features/operator/unpriced-models";
-import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Unpriced models" };
 
@@ -10,9 +10,10 @@ export const metadata: Metadata = { title: "Unpriced models" };
 export default async function UnpricedModelsPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Prices" />;
-  const qc = getQueryClient();
-  void qc.prefetchQuery(trpc.operator.listUnpricedModels.queryOptions({ search: "" }));
-  void qc.prefetchQuery(trpc.operator.listRepriceRuns.queryOptions());
+  await prefetch(
+    trpc.operator.listUnpricedModels.queryOptions({ search: "" }),
+    trpc.operator.listRepriceRuns.queryOptions(),
+  );
   return (
     <PricesPage
       title="Unpriced models"

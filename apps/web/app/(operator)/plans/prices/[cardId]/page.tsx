@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { OperatorsOnly } from "@/features/operator/operators-only";
 import { EditPriceCard } from "@/features/operator/price-card-editor";
 import { PricesPage } from "@/features/operator/prices-page";
-import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Price card" };
 
@@ -11,7 +11,7 @@ export default async function PriceCardPage({ params }: { params: Promise<{ card
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Prices" />;
   const { cardId } = await params;
-  void getQueryClient().prefetchQuery(trpc.operator.getPriceCard.queryOptions({ id: cardId }));
+  await prefetch(trpc.operator.getPriceCard.queryOptions({ id: cardId }));
   return (
     <PricesPage
       title="Edit price card"

@@ -4,7 +4,7 @@ import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page";
 import { OperatorsOnly } from "@/features/operator/operators-only";
 import { OrganizationsConsole } from "@/features/operator/organizations-console";
-import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Organizations" };
 
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Organizations" };
 export default async function OperatorOrganizationsPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Organizations" />;
-  void getQueryClient().prefetchInfiniteQuery(
+  await prefetch(
     trpc.operator.listOrganizations.infiniteQueryOptions(
       { search: "", limit: 25 },
       {

@@ -4,7 +4,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page";
 import { OperatorsOnly } from "@/features/operator/operators-only";
 import { PlansConsole } from "@/features/operator/plans-console";
-import { getQueryClient, getViewer, HydrateClient, trpc } from "@/lib/trpc/server";
+import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Plans" };
 
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Plans" };
 export default async function PlansPage() {
   const viewer = await getViewer();
   if (!viewer?.user.isOperator) return <OperatorsOnly title="Plans" />;
-  void getQueryClient().prefetchQuery(trpc.operator.listPlans.queryOptions());
+  await prefetch(trpc.operator.listPlans.queryOptions());
   return (
     <div className="space-y-6">
       <PageHeader

@@ -1,0 +1,34 @@
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import path from "node:path";
+import { expect } from "@playwright/test";
+import { testHarnessEnv } from "../../../packages/config/src/test-env";
+
+/** The one way e2e specs run the admin CLI (tooling/cli/bw.ts): against the e2e database. */
+
+const repoRoot = path.resolve(__dirname, "../../..");
+
+/** Runs `bw <args>` and returns the process result, whatever its exit code. */
+export function bwRun(...args: string[]): SpawnSyncReturns<string> {
+  const harness = testHarnessEnv();
+  return spawnSync(
+    path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: harness.TEST_DATABASE_URL,
+        PUBLIC_URL: `http://127.0.0.1:${harness.E2E_PORT}`,
+        LOG_LEVEL: "warn",
+      },
+      encoding: "utf8",
+    },
+  );
+}
+
+/** Runs `bw <args> --json`, expects exit code 0 and returns the parsed output. */
+export function bw(...args: string[]): Record<string, unknown> {
+  const res = bwRun(...args, "--json");
+  expect(res.status, res.stderr).toBe(0);
+  return JSON.parse(res.stdout) as Record<string, unknown>;
+}
