@@ -1,4 +1,5 @@
 import {
+  BREAKER_EVENT_TYPES,
   createOrganization,
   createProject,
   createWebhookEndpoint,
@@ -47,7 +48,12 @@ async function seedFleet(deps: ReturnType<typeof producerDeps>, planSlug = "team
   const b =
     planSlug === "free" ? a : await createProject(sys, { organizationId: org.id, name: `B-${suffix}` });
   if (withEndpoint) {
-    const { secret } = await createWebhookEndpoint(sys, { organizationId: org.id, url: receiver.url });
+    // The breaker pair only: this suite counts per-instance events (incidents have their own suites).
+    const { secret } = await createWebhookEndpoint(sys, {
+      organizationId: org.id,
+      url: receiver.url,
+      eventTypes: [...BREAKER_EVENT_TYPES],
+    });
     secretsByProject.set(a.id, secret);
     secretsByProject.set(b.id, secret);
   }
@@ -62,7 +68,12 @@ type Fleet = Awaited<ReturnType<typeof seedFleet>>;
 
 async function deliverableEvents(deps: ReturnType<typeof producerDeps>, fleet: Fleet) {
   return deps.db.webhookEvent.findMany({
-    where: { projectId: { in: fleet.projectIds }, deliverable: true, isTest: false },
+    where: {
+      projectId: { in: fleet.projectIds },
+      deliverable: true,
+      isTest: false,
+      type: { in: [...BREAKER_EVENT_TYPES] },
+    },
     orderBy: { createdAt: "asc" },
   });
 }
@@ -271,7 +282,9 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
       await report("closed", 2);
       expect(await deps.db.breakerTransition.count({ where: { projectId: key.projectId } })).toBe(2);
       expect(
-        await deps.db.webhookEvent.count({ where: { projectId: key.projectId, deliverable: false } }),
+        await deps.db.webhookEvent.count({
+          where: { projectId: key.projectId, deliverable: false, type: { in: [...BREAKER_EVENT_TYPES] } },
+        }),
       ).toBe(2);
       expect(await deps.db.webhookOutbox.count({ where: { event: { projectId: key.projectId } } })).toBe(0);
 
@@ -287,6 +300,7 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
       const { secret } = await createWebhookEndpoint(sys, {
         organizationId: fleet.org.id,
         url: receiver.url,
+        eventTypes: [...BREAKER_EVENT_TYPES],
       });
       secretsByProject.set(key.projectId, secret);
       await report("open", 3);

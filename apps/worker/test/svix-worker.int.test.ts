@@ -1,4 +1,9 @@
-import { createOrganization, createProject, recordBreakerReport } from "@breakwater/core";
+import {
+  createOrganization,
+  createProject,
+  recordBreakerReport,
+  WEBHOOK_EVENT_TYPES,
+} from "@breakwater/core";
 import {
   type FakeSvix,
   type PrivateRedis,
@@ -34,11 +39,32 @@ afterAll(async () => {
   await redis.stop();
 });
 
+/** Messages Svix received for a project's breaker events (its provider incidents are messages of their own). */
+const breakerMessages = (projectId: string) =>
+  svix.calls.filter(
+    (c) =>
+      c.path === `/api/v1/app/${projectId}/msg` &&
+      String((c.body as { eventType?: string } | null)?.eventType).startsWith("circuit_breaker_"),
+  );
+
 /** A new project whose Svix application answers `statuses` first, then an open breaker in it. */
 async function openBreaker(...statuses: number[]) {
   const sys = sysCtx(deps);
   const org = await createOrganization(sys, { name: `Svix ${Date.now()}`, planSlug: "solo" });
   const project = await createProject(sys, { organizationId: org.id, name: "svc" });
+  // Four healthy instances first: one Down of five stays under the default incident threshold
+  // (25 %), so the project's Svix application receives the breaker event and nothing else.
+  for (let i = 2; i <= 5; i++) {
+    await recordBreakerReport(deps, {
+      projectId: project.id,
+      provider: "openai",
+      sdkInstanceId: `i-${i}`,
+      state: "closed",
+      failureCount: 0,
+      successCount: 1,
+      reportedAt: new Date(),
+    });
+  }
   svix.queueMessageStatuses(project.id, ...statuses);
   const r = await recordBreakerReport(deps, {
     projectId: project.id,
@@ -62,11 +88,11 @@ async function until(check: () => Promise<boolean>, ms: number) {
 
 describe("worker with the Svix backend", () => {
   it("registers event types at start", async () => {
-    await until(async () => svix.calls.filter((c) => c.path === "/api/v1/event-type").length >= 3, 5_000);
-    const names = svix.calls
-      .filter((c) => c.path === "/api/v1/event-type")
-      .map((c) => (c.body as { name: string }).name);
-    expect(names).toEqual(["circuit_breaker_opened", "circuit_breaker_closed", "budget_threshold_crossed"]);
+    const registered = () => svix.calls.filter((c) => c.path === "/api/v1/event-type");
+    await until(async () => registered().length >= WEBHOOK_EVENT_TYPES.length, 5_000);
+    const names = registered().map((c) => (c.body as { name: string }).name);
+    expect(names).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expect(names).toEqual(expect.arrayContaining(["provider_incident_opened", "provider_incident_resolved"]));
   });
 
   it("retries Svix 500 and 429 with BullMQ backoff until accepted, one idempotency key throughout", async () => {
@@ -75,7 +101,7 @@ describe("worker with the Svix backend", () => {
       async () => (await deps.db.webhookOutbox.findUnique({ where: { eventId } }))?.outcome === "delivered",
       15_000,
     );
-    const calls = svix.calls.filter((c) => c.path === `/api/v1/app/${projectId}/msg`);
+    const calls = breakerMessages(projectId);
     expect(calls.map((c) => c.status)).toEqual([500, 429, 202]);
     expect(calls.every((c) => c.headers["idempotency-key"] === eventId)).toBe(true);
     expect(
@@ -90,6 +116,6 @@ describe("worker with the Svix backend", () => {
       10_000,
     );
     await new Promise((r) => setTimeout(r, 2_500)); // longer than the first backoff step
-    expect(svix.calls.filter((c) => c.path === `/api/v1/app/${projectId}/msg`)).toHaveLength(1);
+    expect(breakerMessages(projectId)).toHaveLength(1);
   });
 });
