@@ -133,7 +133,11 @@ test("price catalogue: an edit reaches the next budget check's hints; bad cards 
   expect(explainAsOutsider.status()).toBe(403);
   await other.close();
 
+  // An operator without an organization lands on the operator console (/plans); founding one of
+  // their own starts from onboarding, as the switcher's "New organization" does.
   await signIn(page, operatorEmail);
+  await expect(page).toHaveURL(/\/plans$/);
+  await page.goto("/onboarding?new=1");
   await createOrganization(page, `Pricing ${id}`);
 
   // The operator adds a card for a model of its own (so no other test's prices move).
