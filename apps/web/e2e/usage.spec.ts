@@ -268,7 +268,7 @@ test("usage pages match what was ingested — totals, series, breakdowns, failov
     await expect(page.getByRole("listbox")).toHaveCount(0);
     await expect(page).toHaveURL(/[?&]range=24h/);
     await expect(page.getByTestId("range-description")).toHaveText(
-      /^Yesterday and today, .* \(UTC\) · by hour$/,
+      /^Last 24 hours, \w{3} \d{1,2}, \d\d:00 – \w{3} \d{1,2}, \d\d:00 \(UTC\) · by hour$/,
     );
     await expect(stat(page, "requests")).toHaveText("5");
 

@@ -3,6 +3,7 @@ import {
   addDays,
   customRangeError,
   describeRange,
+  describeWindow,
   isYmd,
   overviewInput,
   paramsGetter,
@@ -25,12 +26,13 @@ describe("parseRange", () => {
     expect(parseRange(params("range=bogus"), now).key).toBe("7d");
     expect(parseRange(params("range=toString"), now).key).toBe("7d");
   });
-  it("reads the presets, the 24 h one by hour", () => {
+  it("reads the presets, the 24 h one a rolling window by hour", () => {
     expect(parseRange(params("range=24h"), now)).toEqual({
       key: "24h",
       from: "2026-12-01",
       to: "2026-12-02",
       granularity: "hour",
+      lastHours: 24,
     });
     expect(parseRange(params("range=30d"), now).from).toBe("2026-11-03");
     expect(parseRange(params("range=90d"), now).from).toBe("2026-09-04");
@@ -100,14 +102,25 @@ describe("paramsGetter", () => {
   });
 });
 
+describe("describeWindow", () => {
+  it("says the exact hours of a rolling window", () => {
+    expect(describeWindow({ start: "2026-12-01T10:00:00.000Z", end: "2026-12-02T10:00:00.000Z" })).toBe(
+      "Dec 1, 10:00 – Dec 2, 10:00 (UTC)",
+    );
+  });
+});
+
 describe("overviewInput", () => {
   it("asks usage.overview for the URL's range, scoped to a project when given", () => {
+    // The last 24 hours, not yesterday and today: asked as a window, whatever the time of day.
     expect(overviewInput(params("range=24h"), "proj_1", now).input).toEqual({
       projectId: "proj_1",
-      from: "2026-12-01",
-      to: "2026-12-02",
+      lastHours: 24,
       granularity: "hour",
     });
+    expect(overviewInput(params("range=24h"), undefined, new Date("2026-12-02T23:59:59Z")).input).toEqual(
+      overviewInput(params("range=24h"), undefined, new Date("2026-12-03T00:00:01Z")).input,
+    );
     expect(overviewInput(params(""), undefined, now).input).toEqual({
       from: "2026-11-26",
       to: "2026-12-02",

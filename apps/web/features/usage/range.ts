@@ -26,6 +26,8 @@ export interface UsageRange {
   from: string;
   to: string;
   granularity: Granularity;
+  /** A rolling window of the last N hours (the 24 h preset) instead of the calendar days from…to. */
+  lastHours?: number;
   /** Why the custom range in the URL was not used (the default range is shown instead). */
   invalid?: string;
 }
@@ -57,13 +59,10 @@ export function spanDays(from: string, to: string): number {
 }
 
 function preset(key: Exclude<RangeKey, "custom">, today: string): UsageRange {
-  return {
-    key,
-    from: addDays(today, -(DAYS[key] - 1)),
-    to: today,
-    // The 24 h view covers yesterday and today (UTC) by hour; longer ranges go by day.
-    granularity: key === "24h" ? "hour" : "day",
-  };
+  // The 24 h view is the last 24 hours up to now, by hour (from…to are the days it touches, what a
+  // switch to a custom range starts from); longer ranges are whole UTC days, by day.
+  if (key === "24h") return { key, from: addDays(today, -1), to: today, granularity: "hour", lastHours: 24 };
+  return { key, from: addDays(today, -(DAYS[key] - 1)), to: today, granularity: "day" };
 }
 
 /** Why a custom from/to pair cannot be shown, or null when it can. */
@@ -125,6 +124,20 @@ export function describeRange(range: { from: string; to: string }): string {
   return `${(sameYear ? dayFormat : dayYearFormat).format(from)} – ${dayYearFormat.format(to)} (UTC)`;
 }
 
+const hourFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
+
+/** "Dec 3, 10:00 – Dec 4, 10:00 (UTC)": the exact instants of a rolling window (end exclusive). */
+export function describeWindow(window: { start: string; end: string }): string {
+  return `${hourFormat.format(new Date(window.start))} – ${hourFormat.format(new Date(window.end))} (UTC)`;
+}
+
 /** Reads a Next.js `searchParams` object the way the client reads URLSearchParams (first value wins). */
 export function paramsGetter(sp: Record<string, string | string[] | undefined>) {
   return {
@@ -142,13 +155,12 @@ export function overviewInput(
   now: Date = new Date(),
 ) {
   const range = parseRange(params, now);
+  const scope = projectId ? { projectId } : {};
   return {
     range,
-    input: {
-      ...(projectId ? { projectId } : {}),
-      from: range.from,
-      to: range.to,
-      granularity: range.granularity,
-    },
+    // A rolling window is asked for as such, so the server's prefetch and the browser ask the same.
+    input: range.lastHours
+      ? { ...scope, lastHours: range.lastHours, granularity: range.granularity }
+      : { ...scope, from: range.from, to: range.to, granularity: range.granularity },
   };
 }

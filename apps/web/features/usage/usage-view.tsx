@@ -7,7 +7,7 @@ import { AlertIcon, SpinnerIcon, UsageIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { formatClock } from "./format";
-import { describeRange, overviewInput, rangeSearch, utcDay } from "./range";
+import { describeRange, describeWindow, overviewInput, rangeSearch, utcDay } from "./range";
 import { RangePicker } from "./range-picker";
 import { GROUPINGS, type Grouping, Limits, UsageDashboard } from "./usage-dashboard";
 
@@ -57,8 +57,9 @@ export function UsageView({
         />
       </div>
       <p className="-mt-2 text-xs text-zinc-500" data-testid="range-description">
-        {range.key === "24h" ? "Yesterday and today, " : ""}
-        {describeRange(range)}
+        {range.lastHours
+          ? `Last ${range.lastHours} hours${data ? `, ${describeWindow(data.range)}` : " (UTC)"}`
+          : describeRange(range)}
         {range.granularity === "hour" ? " · by hour" : " · by day"}
       </p>
       {range.invalid ? (

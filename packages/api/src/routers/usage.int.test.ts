@@ -12,14 +12,14 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 async function events(
   projectId: string,
-  rows: { model: string; cost: string | null; latencyMs: number; tags?: object }[],
+  rows: { model: string; cost: string | null; latencyMs: number; tags?: object; hoursAgo?: number }[],
 ) {
   const now = Date.now();
   await deps.db.metadataEvent.createMany({
     data: rows.map((r, i) => ({
       projectId,
       callId: randomUUID(),
-      timestamp: new Date(now - 1_000 - i * 10),
+      timestamp: new Date(now - 1_000 - i * 10 - (r.hoursAgo ?? 0) * 3_600_000),
       sdkInstanceId: "sdk-1",
       model: r.model,
       provider: "openai",
@@ -60,7 +60,12 @@ describe("usage.overview", () => {
 
     const asViewer = await viewer.caller();
     const o = await asViewer.usage.overview({ from: today(), to: today() });
-    expect(o.range).toEqual({ from: today(), to: today() });
+    expect(o.range).toEqual({
+      from: today(),
+      to: today(),
+      start: `${today()}T00:00:00.000Z`,
+      end: new Date(Date.parse(`${today()}T00:00:00Z`) + 86_400_000).toISOString(),
+    });
     expect(o.rolledUpTo).not.toBeNull();
     expect(o.totals).toMatchObject({ calls: 3, unpricedCalls: 1, unpricedInputTokens: 100, costUsd: "0.75" });
     expect(o.byModel.find((m) => m.model === "house-7b")?.costUsd).toBeNull();
@@ -100,6 +105,44 @@ describe("usage.overview", () => {
     ).toBe("NOT_FOUND");
     // Their own organization has no usage at all.
     expect((await asStranger.usage.overview({ from: today(), to: today() })).totals.calls).toBe(0);
+  });
+
+  it("a rolling window covers the last N hours, not calendar days", async () => {
+    const u = await signUp("Rolf");
+    const asU = await u.caller();
+    await asU.organization.create({ name: "Rolling" });
+    const project = await asU.project.create({ name: "svc" });
+    await events(project.id, [
+      { model: "gpt-5.5", cost: "0.01", latencyMs: 100 },
+      { model: "gpt-5.5", cost: "0.02", latencyMs: 100, hoursAgo: 22 },
+      { model: "gpt-5.5", cost: "0.04", latencyMs: 100, hoursAgo: 25 },
+      { model: "gpt-5.5", cost: "0.08", latencyMs: 100, hoursAgo: 47 },
+    ]);
+    await rollUpUsage(deps.db);
+
+    const before = Date.now();
+    const o = await asU.usage.overview({ projectId: project.id, lastHours: 24 });
+    // 24 hourly buckets, the last one the current hour.
+    expect(o.series).toHaveLength(24);
+    const currentHour = Math.floor(before / 3_600_000) * 3_600_000;
+    expect(o.range.end).toBe(new Date(currentHour + 3_600_000).toISOString());
+    expect(o.range.start).toBe(new Date(currentHour - 23 * 3_600_000).toISOString());
+    expect(o.series.at(-1)?.bucket).toBe(new Date(currentHour).toISOString());
+    // Now and 22 h ago are in; 25 h and 47 h ago are not, whatever the calendar day.
+    expect(o.totals).toMatchObject({ calls: 2, costUsd: "0.03" });
+    const two = await asU.usage.overview({ projectId: project.id, lastHours: 48 });
+    expect(two.totals).toMatchObject({ calls: 4, costUsd: "0.15" });
+    expect(two.series).toHaveLength(48);
+
+    const both = await refusal(asU.usage.overview({ lastHours: 24, from: today(), to: today() }));
+    expect(fieldErrorsOf(both?.cause)).toEqual({
+      from: "Give either lastHours or from and to",
+      to: "Give either lastHours or from and to",
+    });
+    const tooLong = await refusal(asU.usage.overview({ lastHours: 10_000 }));
+    expect(fieldErrorsOf(tooLong?.cause)).toEqual({ lastHours: "Choose at most 744 hours" });
+    const none = await refusal(asU.usage.overview({}));
+    expect(fieldErrorsOf(none?.cause)).toEqual({ from: "Required", to: "Required" });
   });
 
   it("refuses a bad range with field errors", async () => {

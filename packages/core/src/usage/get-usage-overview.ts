@@ -26,17 +26,42 @@ const isoDay = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-12-01")
   .refine(isCalendarDay, { message: "Not a valid date" });
 
+const HOUR_MS = 3_600_000;
+/** The longest rolling window (`lastHours`): as many hours as the hourly view's longest range. */
+export const USAGE_MAX_LAST_HOURS = USAGE_MAX_HOURLY_DAYS * 24;
+
 export const getUsageOverviewInput = z
   .object({
     /** One project of the caller's organization; every project when absent. */
     projectId: z.string().min(1).max(100).optional(),
-    /** First UTC day of the range (YYYY-MM-DD). */
-    from: isoDay,
+    /** First UTC day of the range (YYYY-MM-DD); with `to`, unless `lastHours` is given. */
+    from: isoDay.optional(),
     /** Last UTC day of the range, inclusive (YYYY-MM-DD). */
-    to: isoDay,
+    to: isoDay.optional(),
+    /**
+     * A rolling window instead of calendar days: the last N hours up to now, as N hourly buckets
+     * ending with the current (partial) hour. Shown by the hour; `from` and `to` must be absent.
+     */
+    lastHours: z
+      .number()
+      .int("Use a whole number of hours")
+      .min(1, "Choose at least 1 hour")
+      .max(USAGE_MAX_LAST_HOURS, `Choose at most ${USAGE_MAX_LAST_HOURS} hours`)
+      .optional(),
     granularity: z.enum(["day", "hour"]).default("day"),
   })
   .superRefine((v, ctx) => {
+    if (v.lastHours !== undefined) {
+      for (const key of ["from", "to"] as const) {
+        if (v[key] !== undefined)
+          ctx.addIssue({ code: "custom", path: [key], message: "Give either lastHours or from and to" });
+      }
+      return;
+    }
+    for (const key of ["from", "to"] as const) {
+      if (v[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: "Required" });
+    }
+    if (v.from === undefined || v.to === undefined) return;
     if (!isCalendarDay(v.from) || !isCalendarDay(v.to)) return;
     const from = Date.parse(`${v.from}T00:00:00Z`);
     const to = Date.parse(`${v.to}T00:00:00Z`);
@@ -67,7 +92,11 @@ export type GetUsageOverviewInput = z.input<typeof getUsageOverviewInput>;
 
 /** Usage of a project or a whole organization over a range of UTC days, from hourly rollups. */
 export interface UsageOverview {
-  range: { from: string; to: string };
+  /**
+   * The UTC days the figures cover (`from`…`to`, inclusive) and the exact instants: `start`
+   * inclusive, `end` exclusive (ISO). A rolling window (`lastHours`) starts and ends on the hour.
+   */
+  range: { from: string; to: string; start: string; end: string };
   /** Events received before this instant are in the figures (ISO); null before the first rollup. */
   rolledUpTo: string | null;
   totals: {
@@ -154,6 +183,24 @@ export interface UsageOverview {
   }[];
 }
 
+/**
+ * The instants a usage input covers: whole UTC days `from`…`to`, or the last `lastHours` hourly
+ * buckets up to and including the current hour (rollups are hourly, so a rolling window is too).
+ */
+export function usageWindow(
+  input: { from?: string; to?: string; lastHours?: number },
+  now: Date,
+): { start: Date; end: Date } {
+  if (input.lastHours !== undefined) {
+    const end = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS;
+    return { start: new Date(end - input.lastHours * HOUR_MS), end: new Date(end) };
+  }
+  return {
+    start: new Date(`${input.from}T00:00:00Z`),
+    end: new Date(Date.parse(`${input.to}T00:00:00Z`) + DAY_MS),
+  };
+}
+
 /** A Postgres numeric as a decimal string: full precision, trailing zeros trimmed to cents. */
 export function moneyString(v: string | null | undefined): string {
   if (v == null) return "0.00";
@@ -206,10 +253,9 @@ export async function getUsageOverview(
   if (input.projectId && projects.length === 0) throw notFound("Project");
   const ids = projects.map((p) => p.id);
 
-  const start = new Date(`${input.from}T00:00:00Z`);
-  const end = new Date(Date.parse(`${input.to}T00:00:00Z`) + DAY_MS);
+  const { start, end } = usageWindow(input, now);
   const inRange = Prisma.sql`project_id = ANY(${ids}::text[]) AND hour >= ${start} AND hour < ${end}`;
-  const unit = input.granularity === "hour" ? "hour" : "day";
+  const unit = input.granularity === "hour" || input.lastHours !== undefined ? "hour" : "day";
   const histSums = Prisma.join(
     Array.from(
       { length: LATENCY_BUCKETS },
@@ -422,7 +468,12 @@ export async function getUsageOverview(
     );
 
   return {
-    range: { from: input.from, to: input.to },
+    range: {
+      from: start.toISOString().slice(0, 10),
+      to: new Date(end.getTime() - 1).toISOString().slice(0, 10),
+      start: start.toISOString(),
+      end: end.toISOString(),
+    },
     rolledUpTo: rolledUpTo?.toISOString() ?? null,
     totals,
     series: denseSeries,
