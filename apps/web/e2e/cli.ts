@@ -3,7 +3,10 @@ import path from "node:path";
 import { expect } from "@playwright/test";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
 
-/** The one way e2e specs run the admin CLI (tooling/cli/bw.ts): against the e2e database. */
+/**
+ * The one way e2e specs run the admin CLI: as `npm run bw` does (tooling/cli/run.mjs, the bundled
+ * CLI, rebuilt only when its sources changed), against the e2e database.
+ */
 
 const repoRoot = path.resolve(__dirname, "../../..");
 
@@ -11,8 +14,8 @@ const repoRoot = path.resolve(__dirname, "../../..");
 export function bwRun(...args: string[]): SpawnSyncReturns<string> {
   const harness = testHarnessEnv();
   return spawnSync(
-    path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    [path.join(repoRoot, "tooling", "cli", "bw.ts"), ...args],
+    process.execPath,
+    [path.join(repoRoot, "tooling", "cli", "run.mjs"), ...args],
     {
       cwd: repoRoot,
       env: {
