@@ -30,7 +30,8 @@ export type RowAttributes = Record<`data-${string}`, string>;
  * A header's or cell's content. Called as a function, not mounted as a component the way
  * `flexRender` does: columns built in a view's render (closing over its state) are new functions
  * every render, and as components every cell would remount each time — closing a dialog opened
- * from a row whenever the list refetched.
+ * from a row whenever the list refetched. So a renderer calls no hooks; it returns a component
+ * that does.
  */
 function render<TProps extends object>(
   template: ColumnDefTemplate<TProps> | undefined,
