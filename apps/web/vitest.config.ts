@@ -9,6 +9,10 @@ export default defineConfig({
     env: testEnv,
     projects: [
       {
+        // Component tests render TSX to markup: Next's tsconfig leaves JSX to Next ("preserve")
+        // and resolves "@/" itself, so the unit project compiles one and resolves the other.
+        oxc: { jsx: { runtime: "automatic" } },
+        resolve: { tsconfigPaths: true },
         test: {
           name: "unit",
           include: dirs.map((d) => `${d}/**/*.test.{ts,tsx}`),

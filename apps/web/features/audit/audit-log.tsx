@@ -6,18 +6,15 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import type { ColumnDef } from "@/components/ui/data-table";
 import { Input, Label } from "@/components/ui/form";
 import { AuditIcon } from "@/components/ui/icons";
-import { Card } from "@/components/ui/page";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FILTER_ALL, FilterSelect, infiniteRows, KeysetTable } from "@/components/ui/keyset-table";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState, LoadingState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 
 type AuditEvent = inferRouterOutputs<AppRouter>["audit"]["list"]["events"][number];
-
-const ALL = "all";
 
 export function formatDateTime(iso: string): string {
   return new Date(iso).toLocaleString("en-GB", {
@@ -40,44 +37,11 @@ function actorLabel(e: AuditEvent): string {
   return e.actor.name ?? e.actor.id ?? "Unknown";
 }
 
-function FilterSelect({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  options: { value: string; label: string }[];
-}) {
-  return (
-    <div className="min-w-0">
-      <span className="mb-1 block text-xs font-medium text-zinc-500" aria-hidden="true">
-        {label}
-      </span>
-      <Select value={value} onValueChange={onChange}>
-        <SelectTrigger aria-label={label} className="h-8">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All</SelectItem>
-          {options.map((o) => (
-            <SelectItem key={o.value} value={o.value}>
-              {o.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </div>
-  );
-}
-
 /** The audit log: newest first, filtered by actor, kind and dates, paged by key; an event opens in a sheet. */
 export function AuditLog({ retentionDays }: { retentionDays: number }) {
   const trpc = useTRPC();
-  const [actorId, setActorId] = useState(ALL);
-  const [kind, setKind] = useState(ALL);
+  const [actorId, setActorId] = useState(FILTER_ALL);
+  const [kind, setKind] = useState(FILTER_ALL);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const [open, setOpen] = useState<AuditEvent | null>(null);
@@ -85,8 +49,8 @@ export function AuditLog({ retentionDays }: { retentionDays: number }) {
 
   const input = {
     limit: 50,
-    actorId: actorId === ALL ? undefined : actorId,
-    kind: kind === ALL ? undefined : kind,
+    actorId: actorId === FILTER_ALL ? undefined : actorId,
+    kind: kind === FILTER_ALL ? undefined : kind,
     // Whole UTC days, both ends included.
     from: from ? new Date(`${from}T00:00:00.000Z`) : undefined,
     to: to ? new Date(`${to}T23:59:59.999Z`) : undefined,
@@ -94,128 +58,123 @@ export function AuditLog({ retentionDays }: { retentionDays: number }) {
   const log = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
   );
-  const events = log.data?.pages.flatMap((p) => p.events) ?? [];
+  const columns: ColumnDef<AuditEvent>[] = [
+    {
+      header: "Time",
+      cell: ({ row }) => formatDateTime(row.original.createdAt),
+      meta: { cellClassName: "whitespace-nowrap text-zinc-600" },
+    },
+    {
+      header: "Actor",
+      cell: ({ row: { original: e } }) => (
+        <>
+          <div className="font-medium text-zinc-900">{actorLabel(e)}</div>
+          {e.actor.email ? <div className="text-xs text-zinc-500">{e.actor.email}</div> : null}
+        </>
+      ),
+      meta: { cellClassName: "whitespace-nowrap" },
+    },
+    {
+      header: "Action",
+      cell: ({ row }) => row.original.action,
+      meta: { cellClassName: "font-mono text-[12px] whitespace-nowrap text-zinc-900" },
+    },
+    {
+      header: "Target",
+      cell: ({ row: { original: e } }) => (
+        <>
+          <Badge tone="neutral">{kindLabel(e.targetType)}</Badge>{" "}
+          <span className="font-mono text-[11px] text-zinc-400">{e.targetId}</span>
+        </>
+      ),
+      meta: { cellClassName: "whitespace-nowrap" },
+    },
+    {
+      id: "details",
+      header: () => <span className="sr-only">Details</span>,
+      cell: ({ row: { original: e } }) => (
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => setOpen(e)}
+          aria-label={`Details of ${e.action} ${e.id}`}
+        >
+          Details
+        </Button>
+      ),
+      meta: { cellClassName: "text-right" },
+    },
+  ];
 
   return (
-    <div className="space-y-4">
-      <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <legend className="sr-only">Filters</legend>
-        <FilterSelect
-          label="Actor"
-          value={actorId}
-          onChange={setActorId}
-          options={[
-            ...(filters.data?.actors ?? []).map((a) => ({ value: a.id, label: a.name })),
-            { value: "system", label: "System" },
-          ]}
-        />
-        <FilterSelect
-          label="Kind"
-          value={kind}
-          onChange={setKind}
-          options={(filters.data?.kinds ?? []).map((k) => ({ value: k, label: kindLabel(k) }))}
-        />
-        <div className="min-w-0">
-          <Label htmlFor="audit-from">From</Label>
-          <Input
-            id="audit-from"
-            type="date"
-            className="h-8"
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-          />
-        </div>
-        <div className="min-w-0">
-          <Label htmlFor="audit-to">To</Label>
-          <Input
-            id="audit-to"
-            type="date"
-            className="h-8"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-          />
-        </div>
-      </fieldset>
-
-      {log.error ? (
-        <ErrorState message={log.error.message} onRetry={() => void log.refetch()} />
-      ) : log.isPending ? (
-        <LoadingState rows={5} />
-      ) : events.length === 0 ? (
-        <EmptyState
-          icon={<AuditIcon size={18} />}
-          title="No audit events"
-          description={
-            input.actorId || input.kind || input.from || input.to
-              ? "Nothing matches these filters. Clear one to see more."
-              : `Changes to members, projects, keys, budgets, rules, webhooks and runs appear here, kept ${retentionDays} days on your plan.`
-          }
-        />
-      ) : (
-        <Card>
-          <Table aria-label="Audit events">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Time</TableHead>
-                <TableHead>Actor</TableHead>
-                <TableHead>Action</TableHead>
-                <TableHead>Target</TableHead>
-                <TableHead>
-                  <span className="sr-only">Details</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {events.map((e) => (
-                <TableRow key={e.id} data-testid="audit-row" data-action={e.action}>
-                  <TableCell className="whitespace-nowrap text-zinc-600">
-                    {formatDateTime(e.createdAt)}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">
-                    <div className="font-medium text-zinc-900">{actorLabel(e)}</div>
-                    {e.actor.email ? <div className="text-xs text-zinc-500">{e.actor.email}</div> : null}
-                  </TableCell>
-                  <TableCell className="font-mono text-[12px] whitespace-nowrap text-zinc-900">
-                    {e.action}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">
-                    <Badge tone="neutral">{kindLabel(e.targetType)}</Badge>{" "}
-                    <span className="font-mono text-[11px] text-zinc-400">{e.targetId}</span>
-                  </TableCell>
-                  <TableCell className="text-right">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setOpen(e)}
-                      aria-label={`Details of ${e.action} ${e.id}`}
-                    >
-                      Details
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {log.hasNextPage ? (
-            <div className="border-t border-zinc-100 px-5 py-3 text-center">
-              <Button
-                variant="secondary"
-                onClick={() => void log.fetchNextPage()}
-                disabled={log.isFetchingNextPage}
-              >
-                {log.isFetchingNextPage ? "Loading…" : "Load older events"}
-              </Button>
+    <>
+      <KeysetTable
+        query={infiniteRows(log, (page) => page.events)}
+        columns={columns}
+        label="Audit events"
+        getRowId={(e) => e.id}
+        rowAttributes={(e) => ({ "data-testid": "audit-row", "data-action": e.action })}
+        toolbar={
+          <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <legend className="sr-only">Filters</legend>
+            <FilterSelect
+              label="Actor"
+              value={actorId}
+              onChange={setActorId}
+              options={[
+                ...(filters.data?.actors ?? []).map((a) => ({ value: a.id, label: a.name })),
+                { value: "system", label: "System" },
+              ]}
+            />
+            <FilterSelect
+              label="Kind"
+              value={kind}
+              onChange={setKind}
+              options={(filters.data?.kinds ?? []).map((k) => ({ value: k, label: kindLabel(k) }))}
+            />
+            <div className="min-w-0">
+              <Label htmlFor="audit-from">From</Label>
+              <Input
+                id="audit-from"
+                type="date"
+                className="h-8"
+                value={from}
+                onChange={(e) => setFrom(e.target.value)}
+              />
             </div>
-          ) : null}
-        </Card>
-      )}
+            <div className="min-w-0">
+              <Label htmlFor="audit-to">To</Label>
+              <Input
+                id="audit-to"
+                type="date"
+                className="h-8"
+                value={to}
+                onChange={(e) => setTo(e.target.value)}
+              />
+            </div>
+          </fieldset>
+        }
+        loading={<LoadingState rows={5} />}
+        empty={
+          <EmptyState
+            icon={<AuditIcon size={18} />}
+            title="No audit events"
+            description={
+              input.actorId || input.kind || input.from || input.to
+                ? "Nothing matches these filters. Clear one to see more."
+                : `Changes to members, projects, keys, budgets, rules, webhooks and runs appear here, kept ${retentionDays} days on your plan.`
+            }
+          />
+        }
+        loadMoreLabel="Load older events"
+      />
 
       <Sheet open={open !== null} onOpenChange={(o) => (o ? null : setOpen(null))}>
         <SheetContent side="right" className="w-[40rem] max-w-full sm:max-w-[90vw]">
           {open ? <EventDetail event={open} /> : null}
         </SheetContent>
       </Sheet>
-    </div>
+    </>
   );
 }
 

@@ -1,17 +1,22 @@
 "use client";
 
+import type { AppRouter } from "@breakwater/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import { useDeferredValue, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { FormError, Input, Label } from "@/components/ui/form";
+import type { ColumnDef } from "@/components/ui/data-table";
+import { FormError } from "@/components/ui/form";
 import { OperatorsIcon } from "@/components/ui/icons";
+import { KeysetTable, SearchField } from "@/components/ui/keyset-table";
 import { Card, CardHeader } from "@/components/ui/page";
-import { EmptyState, LoadingState, QueryState } from "@/components/ui/states";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState, LoadingState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { errorInfo, formatWhen } from "./format";
+
+type UserRow = inferRouterOutputs<AppRouter>["operator"]["listUsers"][number];
 
 /**
  * The operators of the installation and a search over everyone else: grant or revoke the role
@@ -28,96 +33,91 @@ export function OperatorsConsole({ selfId }: { selfId: string }) {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.operator.listUsers.pathKey() }),
     }),
   );
+  const columns: ColumnDef<UserRow>[] = [
+    {
+      header: "User",
+      cell: ({ row: { original: u } }) => (
+        <>
+          <span className="font-medium text-zinc-900">{u.name}</span>{" "}
+          <span className="text-[12px] text-zinc-500">{u.email}</span>
+          {u.id === selfId ? <Badge className="ml-1.5">You</Badge> : null}
+        </>
+      ),
+    },
+    {
+      header: "Role",
+      cell: ({ row }) => (row.original.isOperator ? <Badge tone="brand">Operator</Badge> : "—"),
+    },
+    {
+      header: "Signed up",
+      cell: ({ row }) => formatWhen(row.original.createdAt),
+      meta: { cellClassName: "whitespace-nowrap text-zinc-500" },
+    },
+    {
+      id: "actions",
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row: { original: u } }) =>
+        u.isOperator ? (
+          <ConfirmDialog
+            trigger={
+              <Button size="sm" variant="danger" aria-label={`Revoke operator role of ${u.email}`}>
+                Revoke
+              </Button>
+            }
+            title={`Revoke ${u.name}'s operator role?`}
+            description="They keep their account and organizations, but no longer see the operator console."
+            confirmLabel="Revoke"
+            onConfirm={() => change.mutate({ user: u.id, isOperator: false })}
+          />
+        ) : (
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-label={`Make ${u.email} an operator`}
+            disabled={change.isPending}
+            onClick={() => change.mutate({ user: u.id, isOperator: true })}
+          >
+            Make operator
+          </Button>
+        ),
+      meta: { cellClassName: "whitespace-nowrap" },
+    },
+  ];
   return (
     <Card>
       <CardHeader
         title="Operators"
         description="Operators edit plans, entitlements and prices, and see every organization."
       />
-      <div className="border-b border-zinc-100 px-4 py-3">
-        <Label htmlFor="user-search">Find a user</Label>
-        <Input
-          id="user-search"
-          type="search"
-          placeholder="Email or name"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          className="max-w-sm"
-        />
-      </div>
-      <div className="space-y-2 p-2">
-        <FormError message={change.error ? errorInfo(change.error).message : null} />
-        <QueryState
-          query={users}
-          loading={<LoadingState label="Loading users" rows={3} />}
-          empty={
-            <EmptyState
-              icon={<OperatorsIcon size={18} />}
-              title="No user matches"
-              description="Nobody has that text in their email or name."
+      <KeysetTable
+        inset
+        query={users}
+        columns={columns}
+        label="Users"
+        getRowId={(u) => u.id}
+        rowAttributes={(u) => ({ "data-testid": `user-row-${u.email}` })}
+        toolbar={
+          <>
+            <SearchField
+              id="user-search"
+              label="Find a user"
+              placeholder="Email or name"
+              value={search}
+              onChange={setSearch}
             />
-          }
-        >
-          {(rows) => (
-            <Table aria-label="Users">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>User</TableHead>
-                  <TableHead>Role</TableHead>
-                  <TableHead>Signed up</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {rows.map((u) => (
-                  <TableRow key={u.id} data-testid={`user-row-${u.email}`}>
-                    <TableCell>
-                      <span className="font-medium text-zinc-900">{u.name}</span>{" "}
-                      <span className="text-[12px] text-zinc-500">{u.email}</span>
-                      {u.id === selfId ? <Badge className="ml-1.5">You</Badge> : null}
-                    </TableCell>
-                    <TableCell>{u.isOperator ? <Badge tone="brand">Operator</Badge> : "—"}</TableCell>
-                    <TableCell className="whitespace-nowrap text-zinc-500">
-                      {formatWhen(u.createdAt)}
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      {u.isOperator ? (
-                        <ConfirmDialog
-                          trigger={
-                            <Button
-                              size="sm"
-                              variant="danger"
-                              aria-label={`Revoke operator role of ${u.email}`}
-                            >
-                              Revoke
-                            </Button>
-                          }
-                          title={`Revoke ${u.name}'s operator role?`}
-                          description="They keep their account and organizations, but no longer see the operator console."
-                          confirmLabel="Revoke"
-                          onConfirm={() => change.mutate({ user: u.id, isOperator: false })}
-                        />
-                      ) : (
-                        <Button
-                          size="sm"
-                          variant="secondary"
-                          aria-label={`Make ${u.email} an operator`}
-                          disabled={change.isPending}
-                          onClick={() => change.mutate({ user: u.id, isOperator: true })}
-                        >
-                          Make operator
-                        </Button>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </QueryState>
-      </div>
+            {/* The role change's refusal (the last operator), just above the rows it is about. */}
+            <FormError message={change.error ? errorInfo(change.error).message : null} />
+          </>
+        }
+        loading={<LoadingState label="Loading users" rows={3} />}
+        empty={
+          <EmptyState
+            icon={<OperatorsIcon size={18} />}
+            title="No user matches"
+            description="Nobody has that text in their email or name."
+          />
+        }
+      />
     </Card>
   );
 }

@@ -4,6 +4,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tansta
 import { useDeferredValue, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import type { ColumnDef } from "@/components/ui/data-table";
 import {
   Dialog,
   DialogContent,
@@ -14,6 +15,7 @@ import {
 } from "@/components/ui/dialog";
 import { FormError, Input, Label } from "@/components/ui/form";
 import { BuildingIcon } from "@/components/ui/icons";
+import { infiniteRows, KeysetTable, SearchField } from "@/components/ui/keyset-table";
 import { Card, CardHeader } from "@/components/ui/page";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { EmptyState, LoadingState, QueryState } from "@/components/ui/states";
@@ -46,6 +48,52 @@ type Org = {
   overrideCount: number;
 };
 
+const columns: ColumnDef<Org>[] = [
+  {
+    header: "Organization",
+    cell: ({ row: { original: o } }) => (
+      <>
+        <span className="font-medium text-zinc-900">{o.name}</span>{" "}
+        <span className="font-mono text-[11px] text-zinc-400">{o.slug}</span>
+      </>
+    ),
+  },
+  {
+    header: "Plan",
+    cell: ({ row: { original: o } }) => (
+      <>
+        {o.plan ? `${o.plan.name} v${o.plan.version}` : "—"}{" "}
+        {o.plan?.pinnedVersion ? <Badge tone="amber">Pinned</Badge> : null}
+        {o.overrideCount ? <Badge tone="brand">{o.overrideCount} overrides</Badge> : null}
+      </>
+    ),
+  },
+  {
+    header: "Projects",
+    cell: ({ row: { original: o } }) => (o.projects.length ? o.projects.map((p) => p.name).join(", ") : "—"),
+    meta: { cellClassName: "max-w-48 truncate" },
+  },
+  {
+    header: "Members",
+    cell: ({ row }) => row.original.memberCount,
+    meta: { cellClassName: "tabular-nums" },
+  },
+  {
+    header: "Requests this month",
+    cell: ({ row: { original: o } }) => (
+      <>
+        {o.requestsThisMonth.toLocaleString("en-US")} / {formatFeatureValue("int", o.includedRequestsMonth)}
+      </>
+    ),
+    meta: { cellClassName: "tabular-nums" },
+  },
+  {
+    id: "actions",
+    header: () => <span className="sr-only">Actions</span>,
+    cell: ({ row }) => <ManageOrganization org={row.original} />,
+  },
+];
+
 /**
  * Organizations with their plan, projects, members and this month's requests against the quota:
  * searched by name or slug, 25 at a time (keyset pages, "Show more" appends the next one).
@@ -60,93 +108,39 @@ export function OrganizationsConsole() {
       { getNextPageParam: (last) => last.nextCursor ?? undefined },
     ),
   );
-  const orgs = { ...pages, data: pages.data?.pages.flatMap((p) => p.items) };
   return (
     <Card>
       <CardHeader title="Organizations" description="Change a plan, pin a version or override a feature." />
-      <div className="border-b border-zinc-100 px-4 py-3">
-        <Label htmlFor="org-search">Search organizations</Label>
-        <Input
-          id="org-search"
-          type="search"
-          placeholder="Name or slug"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          className="max-w-sm"
-        />
-      </div>
-      <div className="p-2">
-        <QueryState
-          query={orgs}
-          loading={<LoadingState label="Loading organizations" rows={4} />}
-          empty={
-            <EmptyState
-              icon={<BuildingIcon size={18} />}
-              title={deferred ? "No organization matches" : "No organizations yet"}
-              description={
-                deferred
-                  ? "Nothing has that text in its name or slug."
-                  : "Organizations appear here once someone creates one."
-              }
-            />
-          }
-        >
-          {(rows) => (
-            <Table aria-label="Organizations">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Organization</TableHead>
-                  <TableHead>Plan</TableHead>
-                  <TableHead>Projects</TableHead>
-                  <TableHead>Members</TableHead>
-                  <TableHead>Requests this month</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {rows.map((o) => (
-                  <TableRow key={o.id} data-testid={`org-row-${o.slug}`}>
-                    <TableCell>
-                      <span className="font-medium text-zinc-900">{o.name}</span>{" "}
-                      <span className="font-mono text-[11px] text-zinc-400">{o.slug}</span>
-                    </TableCell>
-                    <TableCell>
-                      {o.plan ? `${o.plan.name} v${o.plan.version}` : "—"}{" "}
-                      {o.plan?.pinnedVersion ? <Badge tone="amber">Pinned</Badge> : null}
-                      {o.overrideCount ? <Badge tone="brand">{o.overrideCount} overrides</Badge> : null}
-                    </TableCell>
-                    <TableCell className="max-w-48 truncate">
-                      {o.projects.length ? o.projects.map((p) => p.name).join(", ") : "—"}
-                    </TableCell>
-                    <TableCell className="tabular-nums">{o.memberCount}</TableCell>
-                    <TableCell className="tabular-nums">
-                      {o.requestsThisMonth.toLocaleString("en-US")} /{" "}
-                      {formatFeatureValue("int", o.includedRequestsMonth)}
-                    </TableCell>
-                    <TableCell>
-                      <ManageOrganization org={o} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </QueryState>
-        {pages.hasNextPage ? (
-          <div className="flex justify-center p-3">
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={pages.isFetchingNextPage}
-              onClick={() => void pages.fetchNextPage()}
-            >
-              {pages.isFetchingNextPage ? "Loading…" : "Show more organizations"}
-            </Button>
-          </div>
-        ) : null}
-      </div>
+      <KeysetTable
+        inset
+        query={infiniteRows(pages, (page): Org[] => page.items)}
+        columns={columns}
+        label="Organizations"
+        getRowId={(o) => o.id}
+        rowAttributes={(o) => ({ "data-testid": `org-row-${o.slug}` })}
+        toolbar={
+          <SearchField
+            id="org-search"
+            label="Search organizations"
+            placeholder="Name or slug"
+            value={search}
+            onChange={setSearch}
+          />
+        }
+        loading={<LoadingState label="Loading organizations" rows={4} />}
+        empty={
+          <EmptyState
+            icon={<BuildingIcon size={18} />}
+            title={deferred ? "No organization matches" : "No organizations yet"}
+            description={
+              deferred
+                ? "Nothing has that text in its name or slug."
+                : "Organizations appear here once someone creates one."
+            }
+          />
+        }
+        loadMoreLabel="Show more organizations"
+      />
     </Card>
   );
 }

@@ -5,6 +5,7 @@ type Out = inferRouterOutputs<AppRouter>["webhooks"];
 export type EndpointSummary = Out["listEndpoints"][number];
 export type Endpoint = Out["getEndpoint"];
 export type WebhookMessage = Out["getMessage"];
+export type MessageLogItem = Out["listMessages"]["items"][number];
 export type WebhookSettings = Out["settings"];
 export type EventTypeInfo = Out["eventTypes"][number];
 export type Attempt = WebhookMessage["deliveries"][number]["attempts"][number];

@@ -5,13 +5,13 @@ import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import type { ColumnDef } from "@/components/ui/data-table";
 import { FormError } from "@/components/ui/form";
 import { ReplayIcon, WebhooksIcon } from "@/components/ui/icons";
-import { Card } from "@/components/ui/page";
+import { FILTER_ALL, FilterSelect, infiniteRows, KeysetTable } from "@/components/ui/keyset-table";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
-import { EmptyState, ErrorState, LoadingState, QueryState } from "@/components/ui/states";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { EmptyState, LoadingState, QueryState } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { AttemptsTable } from "./attempts-table";
 import {
@@ -19,45 +19,12 @@ import {
   EVENT_TYPES,
   formatDateTime,
   MESSAGE_STATUS,
+  type MessageLogItem,
   STATUS_FILTERS,
   type WebhookMessage,
 } from "./format";
 
-const ALL = "all";
 type StatusFilter = (typeof STATUS_FILTERS)[number]["value"];
-
-function FilterSelect({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  options: { value: string; label: string }[];
-}) {
-  return (
-    <div className="min-w-0">
-      <span className="mb-1 block text-xs font-medium text-zinc-500" aria-hidden="true">
-        {label}
-      </span>
-      <Select value={value} onValueChange={onChange}>
-        <SelectTrigger aria-label={label} className="h-8">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All</SelectItem>
-          {options.map((o) => (
-            <SelectItem key={o.value} value={o.value}>
-              {o.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </div>
-  );
-}
 
 /** The message log: newest first, filtered, paged by key; a message opens in a side sheet. */
 export function MessageLog({
@@ -70,10 +37,10 @@ export function MessageLog({
   initialMessage?: string;
 }) {
   const trpc = useTRPC();
-  const [eventType, setEventType] = useState(ALL);
-  const [endpointId, setEndpointId] = useState(initialEndpoint ?? ALL);
-  const [status, setStatus] = useState(ALL);
-  const [projectId, setProjectId] = useState(ALL);
+  const [eventType, setEventType] = useState(FILTER_ALL);
+  const [endpointId, setEndpointId] = useState(initialEndpoint ?? FILTER_ALL);
+  const [status, setStatus] = useState(FILTER_ALL);
+  const [projectId, setProjectId] = useState(FILTER_ALL);
   const [open, setOpen] = useState<string | null>(initialMessage ?? null);
   const endpoints = useQuery(trpc.webhooks.listEndpoints.queryOptions({}));
   const projects = useQuery(trpc.project.list.queryOptions());
@@ -81,10 +48,10 @@ export function MessageLog({
 
   const input = {
     limit: 25,
-    eventType: eventType === ALL ? undefined : eventType,
-    endpointId: endpointId === ALL ? undefined : endpointId,
-    status: status === ALL ? undefined : (status as StatusFilter),
-    projectId: projectId === ALL ? undefined : projectId,
+    eventType: eventType === FILTER_ALL ? undefined : eventType,
+    endpointId: endpointId === FILTER_ALL ? undefined : endpointId,
+    status: status === FILTER_ALL ? undefined : (status as StatusFilter),
+    projectId: projectId === FILTER_ALL ? undefined : projectId,
   };
   const log = useInfiniteQuery(
     trpc.webhooks.listMessages.infiniteQueryOptions(input, {
@@ -92,113 +59,101 @@ export function MessageLog({
       refetchInterval: 5_000,
     }),
   );
-  const items = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const columns: ColumnDef<MessageLogItem>[] = [
+    {
+      header: "Time",
+      cell: ({ row }) => formatDateTime(row.original.createdAt),
+      meta: { cellClassName: "whitespace-nowrap text-zinc-600" },
+    },
+    {
+      header: "Event type",
+      cell: ({ row: { original: m } }) => (
+        <>
+          {m.type}
+          {m.isTest ? (
+            <Badge tone="brand" className="ml-1.5 font-sans">
+              test
+            </Badge>
+          ) : null}
+        </>
+      ),
+      meta: { cellClassName: "font-mono text-[12px] whitespace-nowrap text-zinc-900" },
+    },
+    {
+      header: "Project",
+      cell: ({ row }) => projectName(row.original.projectId),
+      meta: { cellClassName: "whitespace-nowrap text-zinc-600" },
+    },
+    {
+      header: "Status",
+      cell: ({ row: { original: m } }) => (
+        <Badge tone={MESSAGE_STATUS[m.status].tone}>{MESSAGE_STATUS[m.status].label}</Badge>
+      ),
+    },
+    {
+      header: "Attempts",
+      cell: ({ row }) => row.original.deliveries.reduce((n, d) => n + d.attempts.length, 0),
+      meta: { cellClassName: "text-zinc-600 tabular-nums" },
+    },
+    {
+      id: "open",
+      header: () => <span className="sr-only">Open</span>,
+      cell: ({ row: { original: m } }) => (
+        <Button variant="secondary" size="sm" onClick={() => setOpen(m.id)} aria-label={`Open ${m.id}`}>
+          Open
+        </Button>
+      ),
+      meta: { cellClassName: "text-right" },
+    },
+  ];
 
   return (
-    <div className="space-y-4">
-      <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <legend className="sr-only">Filters</legend>
-        <FilterSelect
-          label="Event type"
-          value={eventType}
-          onChange={setEventType}
-          options={EVENT_TYPES.map((t) => ({ value: t, label: t }))}
-        />
-        <FilterSelect
-          label="Endpoint"
-          value={endpointId}
-          onChange={setEndpointId}
-          options={(endpoints.data ?? []).map((e) => ({ value: e.id, label: e.url }))}
-        />
-        <FilterSelect
-          label="Status"
-          value={status}
-          onChange={setStatus}
-          options={STATUS_FILTERS.map((s) => ({ value: s.value, label: s.label }))}
-        />
-        <FilterSelect
-          label="Project"
-          value={projectId}
-          onChange={setProjectId}
-          options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-        />
-      </fieldset>
-
-      {log.error ? (
-        <ErrorState message={log.error.message} onRetry={() => void log.refetch()} />
-      ) : log.isPending ? (
-        <LoadingState rows={5} />
-      ) : items.length === 0 ? (
-        <EmptyState
-          icon={<WebhooksIcon size={18} />}
-          title="No messages"
-          description="Breaker events and test events appear here, newest first, with every delivery attempt."
-        />
-      ) : (
-        <Card>
-          <Table aria-label="Messages">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Time</TableHead>
-                <TableHead>Event type</TableHead>
-                <TableHead>Project</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Attempts</TableHead>
-                <TableHead>
-                  <span className="sr-only">Open</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {items.map((m) => (
-                <TableRow key={m.id} data-testid="message-row" data-message-id={m.id}>
-                  <TableCell className="whitespace-nowrap text-zinc-600">
-                    {formatDateTime(m.createdAt)}
-                  </TableCell>
-                  <TableCell className="font-mono text-[12px] whitespace-nowrap text-zinc-900">
-                    {m.type}
-                    {m.isTest ? (
-                      <Badge tone="brand" className="ml-1.5 font-sans">
-                        test
-                      </Badge>
-                    ) : null}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap text-zinc-600">
-                    {projectName(m.projectId)}
-                  </TableCell>
-                  <TableCell>
-                    <Badge tone={MESSAGE_STATUS[m.status].tone}>{MESSAGE_STATUS[m.status].label}</Badge>
-                  </TableCell>
-                  <TableCell className="text-zinc-600 tabular-nums">
-                    {m.deliveries.reduce((n, d) => n + d.attempts.length, 0)}
-                  </TableCell>
-                  <TableCell className="text-right">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setOpen(m.id)}
-                      aria-label={`Open ${m.id}`}
-                    >
-                      Open
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {log.hasNextPage ? (
-            <div className="border-t border-zinc-100 px-5 py-3 text-center">
-              <Button
-                variant="secondary"
-                onClick={() => void log.fetchNextPage()}
-                disabled={log.isFetchingNextPage}
-              >
-                {log.isFetchingNextPage ? "Loading…" : "Load older messages"}
-              </Button>
-            </div>
-          ) : null}
-        </Card>
-      )}
+    <>
+      <KeysetTable
+        query={infiniteRows(log, (page) => page.items)}
+        columns={columns}
+        label="Messages"
+        getRowId={(m) => m.id}
+        rowAttributes={(m) => ({ "data-testid": "message-row", "data-message-id": m.id })}
+        toolbar={
+          <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <legend className="sr-only">Filters</legend>
+            <FilterSelect
+              label="Event type"
+              value={eventType}
+              onChange={setEventType}
+              options={EVENT_TYPES.map((t) => ({ value: t, label: t }))}
+            />
+            <FilterSelect
+              label="Endpoint"
+              value={endpointId}
+              onChange={setEndpointId}
+              options={(endpoints.data ?? []).map((e) => ({ value: e.id, label: e.url }))}
+            />
+            <FilterSelect
+              label="Status"
+              value={status}
+              onChange={setStatus}
+              options={STATUS_FILTERS.map((s) => ({ value: s.value, label: s.label }))}
+            />
+            <FilterSelect
+              label="Project"
+              value={projectId}
+              onChange={setProjectId}
+              options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            />
+          </fieldset>
+        }
+        loading={<LoadingState rows={5} />}
+        empty={
+          <EmptyState
+            icon={<WebhooksIcon size={18} />}
+            title="No messages"
+            description="Breaker events and test events appear here, newest first, with every delivery attempt."
+          />
+        }
+        loadMoreLabel="Load older messages"
+      />
 
       <Sheet open={open !== null} onOpenChange={(o) => (o ? null : setOpen(null))}>
         <SheetContent side="right" className="w-[44rem] max-w-full sm:max-w-[90vw]">
@@ -212,7 +167,7 @@ export function MessageLog({
           ) : null}
         </SheetContent>
       </Sheet>
-    </div>
+    </>
   );
 }
 
