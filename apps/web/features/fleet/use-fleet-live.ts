@@ -1,10 +1,14 @@
 "use client";
 
-import type { FleetLiveMessage } from "@breakwater/api";
+import type { AppRouter, FleetLiveMessage } from "@breakwater/api";
+import { applyCountedChange } from "@breakwater/core/fleet-status";
 import { useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+
+type FleetOverview = inferRouterOutputs<AppRouter>["fleet"]["overview"];
 
 /** How the page learns about breaker changes right now. */
 export type LiveMode = "connecting" | "streaming" | "polling";
@@ -29,15 +33,52 @@ export function useFleetLive(opts: {
   const matchesRef = useRef(opts.matches);
   matchesRef.current = opts.matches;
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const inFlight = useRef(false);
+  const again = useRef(false);
 
   const refetch = useCallback(() => {
     // Changes arriving together (an outage opens many breakers at once) cost one refetch.
     if (pending.current) return;
     pending.current = setTimeout(() => {
       pending.current = null;
-      void queryClient.invalidateQueries({ queryKey: trpc.fleet.pathKey() });
+      // A change arriving while a refetch is in flight never cancels it (a report that also opens an
+      // incident pushes twice; cancelling restarted the first refetch and delayed what it would have
+      // shown): it runs once more when that one is done, so the later change is not missed either.
+      if (inFlight.current) {
+        again.current = true;
+        return;
+      }
+      const run = () => {
+        inFlight.current = true;
+        again.current = false;
+        void queryClient
+          .invalidateQueries({ queryKey: trpc.fleet.pathKey() }, { cancelRefetch: false })
+          .finally(() => {
+            inFlight.current = false;
+            if (again.current) run();
+          });
+      };
+      run();
     }, 50);
   }, [queryClient, trpc]);
+
+  // The pushed change moves its instance between the overview's counts right away; the refetch it
+  // also starts brings the rest (since when, episodes, incidents) and replaces this guess.
+  const showAtOnce = useCallback(
+    (msg: Extract<FleetLiveMessage, { type: "change" }>) => {
+      if (msg.kind === "incident" || msg.from === undefined) return;
+      const change = {
+        projectId: msg.projectId,
+        provider: msg.provider,
+        from: msg.from,
+        to: msg.kind === "expired" ? ("stale" as const) : msg.state,
+      };
+      queryClient.setQueriesData<FleetOverview>(trpc.fleet.overview.queryFilter(), (old) =>
+        old ? (applyCountedChange(old, change) ?? old) : old,
+      );
+    },
+    [queryClient, trpc],
+  );
 
   const sub = useSubscription(
     trpc.fleet.live.subscriptionOptions(undefined, {
@@ -48,6 +89,7 @@ export function useFleetLive(opts: {
           // Whatever changed while the stream was being (re)opened.
           refetch();
         } else if (msg.type === "resync" || !matchesRef.current || matchesRef.current(msg)) {
+          if (msg.type === "change") showAtOnce(msg);
           refetch();
         }
       },

@@ -129,6 +129,7 @@ export async function closeStaleEpisodes(
         sdkInstanceId: s.sdk_instance_id,
         state: r.state,
         kind: "expired",
+        from: r.state,
       },
     ]);
     closed++;

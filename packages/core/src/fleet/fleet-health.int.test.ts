@@ -173,6 +173,8 @@ describe("fleet health", () => {
     await vi.waitFor(() =>
       expect(seenA.map((c) => c.kind)).toEqual(["new_instance", "transition", "incident"]),
     );
+    // Where each instance was counted before, so an open page moves it between counts at once.
+    expect(seenA.map((c) => c.from)).toEqual([null, "closed", undefined]);
     expect(seenA[1]).toMatchObject({
       projectId: a.project.id,
       provider: "openai",

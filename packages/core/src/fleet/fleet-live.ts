@@ -18,6 +18,11 @@ export interface FleetChange {
   /** The instance's state after the change. */
   state: CircuitState;
   kind: "transition" | "new_instance" | "revived" | "expired" | "incident";
+  /**
+   * Where the instance was counted before the change — a live state, "stale", or null for its first
+   * report — so an open page can move it between counts at once (absent for incidents).
+   */
+  from?: CircuitState | "stale" | null;
   /** When Breakwater recorded it (ISO), for page-update latency. */
   at: string;
 }

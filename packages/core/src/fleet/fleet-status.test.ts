@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, providerStatus, statusSummary, unprobedNote, uptimeBars } from "./fleet-status";
+import {
+  applyCountedChange,
+  formatDuration,
+  providerStatus,
+  statusSummary,
+  unprobedNote,
+  uptimeBars,
+} from "./fleet-status";
 
 describe("fleet status", () => {
   it("Down beats Recovering beats Healthy; stale instances do not count", () => {
@@ -42,5 +49,95 @@ describe("durations and the unprobed note", () => {
     expect(formatDuration(30 * 3600)).toBe("30 h");
     expect(formatDuration(3 * 86400)).toBe("3 d");
     expect(unprobedNote(7200)).toBe("Down 2 h, fallback serving — breaker not re-probed");
+  });
+});
+
+describe("applyCountedChange", () => {
+  const cell = (healthy: number, down: number, recovering: number, stale: number, reported = true) => {
+    const counts = { healthy, down, recovering, stale };
+    return { ...counts, status: providerStatus(counts), summary: statusSummary(counts), reported };
+  };
+  const overview = () => ({
+    generatedAt: "x",
+    projects: [
+      {
+        id: "p1",
+        name: "one",
+        status: "Healthy" as const,
+        cells: { openai: cell(2, 0, 0, 0), anthropic: cell(1, 0, 0, 1) },
+      },
+      {
+        id: "p2",
+        name: "two",
+        status: "Unknown" as const,
+        cells: { openai: cell(0, 0, 0, 0, false), anthropic: cell(0, 0, 0, 0, false) },
+      },
+    ],
+    totals: { Healthy: 2, Down: 0, Recovering: 0, Unknown: 0 },
+  });
+
+  it("moves an instance between counts and recomputes the cell, its project and the totals", () => {
+    const next = applyCountedChange(overview(), {
+      projectId: "p1",
+      provider: "openai",
+      from: "closed",
+      to: "open",
+    });
+    expect(next?.projects[0]?.cells.openai).toMatchObject({
+      healthy: 1,
+      down: 1,
+      status: "Down",
+      summary: "1 of 2 instances Down",
+    });
+    expect(next?.projects[0]?.status).toBe("Down");
+    expect(next?.totals).toEqual({ Healthy: 1, Down: 1, Recovering: 0, Unknown: 0 });
+    expect(next?.generatedAt).toBe("x");
+  });
+
+  it("counts a first report, a revived and an expired instance", () => {
+    const first = applyCountedChange(overview(), {
+      projectId: "p2",
+      provider: "openai",
+      from: null,
+      to: "half_open",
+    });
+    expect(first?.projects[1]?.cells.openai).toMatchObject({
+      recovering: 1,
+      reported: true,
+      status: "Recovering",
+    });
+    expect(first?.projects[1]?.status).toBe("Recovering");
+    expect(first?.totals.Recovering).toBe(1);
+    const revived = applyCountedChange(overview(), {
+      projectId: "p1",
+      provider: "anthropic",
+      from: "stale",
+      to: "closed",
+    });
+    expect(revived?.projects[0]?.cells.anthropic).toMatchObject({ healthy: 2, stale: 0 });
+    const expired = applyCountedChange(overview(), {
+      projectId: "p1",
+      provider: "anthropic",
+      from: "closed",
+      to: "stale",
+    });
+    expect(expired?.projects[0]?.cells.anthropic).toMatchObject({ healthy: 0, stale: 2, status: "Unknown" });
+    expect(expired?.totals).toEqual({ Healthy: 1, Down: 0, Recovering: 0, Unknown: 1 });
+  });
+
+  it("leaves what it cannot place to the refetch", () => {
+    expect(
+      applyCountedChange(overview(), { projectId: "p3", provider: "openai", from: null, to: "open" }),
+    ).toBeNull();
+    expect(
+      applyCountedChange(overview(), { projectId: "p1", provider: "mistral", from: null, to: "open" }),
+    ).toBeNull();
+    // Nobody is counted Down in p1/openai, so a change from Down does not add up.
+    expect(
+      applyCountedChange(overview(), { projectId: "p1", provider: "openai", from: "open", to: "closed" }),
+    ).toBeNull();
+    expect(
+      applyCountedChange(overview(), { projectId: "p2", provider: "openai", from: "closed", to: "open" }),
+    ).toBeNull();
   });
 });

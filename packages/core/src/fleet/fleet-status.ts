@@ -142,3 +142,77 @@ export function formatDuration(seconds: number): string {
 export function unprobedNote(downSeconds: number): string {
   return `Down ${formatDuration(downSeconds)}, fallback serving — breaker not re-probed`;
 }
+
+/** The bucket an instance is counted in: its state while live, `stale` once silent. */
+export type InstanceBucket = keyof InstanceCounts;
+const BUCKET: Record<CircuitState, InstanceBucket> = {
+  closed: "healthy",
+  open: "down",
+  half_open: "recovering",
+};
+
+/** A pushed change of one instance, as far as the overview's counts are concerned. */
+export interface CountedChange {
+  projectId: string;
+  provider: string;
+  /** Where the instance was counted before: a live state, "stale", or null for a first report. */
+  from: CircuitState | "stale" | null;
+  /** Where it is counted now. */
+  to: CircuitState | "stale";
+}
+
+/** The parts of the fleet overview a pushed change moves (its cells' counts, statuses and totals). */
+interface CountedOverview {
+  projects: {
+    id: string;
+    status: ProviderStatus;
+    cells: Record<string, InstanceCounts & { status: ProviderStatus; summary: string; reported: boolean }>;
+  }[];
+  totals: Record<ProviderStatus, number>;
+}
+
+/**
+ * The overview with one pushed change applied to its counts, so an open page shows it at once;
+ * the refetch the same push starts then replaces it with the server's answer. Null when the change
+ * cannot be placed (a project or provider not on the grid yet, a count that does not add up): the
+ * page waits for the refetch instead.
+ */
+export function applyCountedChange<T extends CountedOverview>(overview: T, change: CountedChange): T | null {
+  const project = overview.projects.find((p) => p.id === change.projectId);
+  const cell = project?.cells[change.provider];
+  if (!project || !cell || (change.from !== null && !cell.reported)) return null;
+  const counts: InstanceCounts = {
+    healthy: cell.healthy,
+    down: cell.down,
+    recovering: cell.recovering,
+    stale: cell.stale,
+  };
+  if (change.from !== null) {
+    const from = change.from === "stale" ? "stale" : BUCKET[change.from];
+    if (counts[from] === 0) return null;
+    counts[from]--;
+  }
+  counts[change.to === "stale" ? "stale" : BUCKET[change.to]]++;
+  const status = providerStatus(counts);
+  const cells = {
+    ...project.cells,
+    [change.provider]: { ...cell, ...counts, status, summary: statusSummary(counts), reported: true },
+  };
+  let worst: ProviderStatus = "Healthy";
+  let any = false;
+  for (const c of Object.values(cells)) {
+    if (!c.reported) continue;
+    any = true;
+    if (STATUS_RANK[c.status] < STATUS_RANK[worst]) worst = c.status;
+  }
+  const totals = { ...overview.totals };
+  if (cell.reported) totals[cell.status]--;
+  totals[status]++;
+  return {
+    ...overview,
+    projects: overview.projects.map((p) =>
+      p === project ? { ...p, cells, status: any ? worst : "Unknown" } : p,
+    ),
+    totals,
+  };
+}

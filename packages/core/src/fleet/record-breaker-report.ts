@@ -95,7 +95,11 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
   }
 
   const result = await deps.db.$transaction(
-    async (tx): Promise<BreakerReportResult & { deliver: string[]; visible?: FleetChange["kind"] }> => {
+    async (
+      tx,
+    ): Promise<
+      BreakerReportResult & { deliver: string[]; visible?: FleetChange["kind"]; from?: FleetChange["from"] }
+    > => {
       let prev = await lockSnapshot(tx, i);
       const firstReport = !prev;
       if (!prev) {
@@ -265,7 +269,13 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
           : prev && prev.received_at.getTime() < staleCutoff
             ? "revived"
             : undefined;
+      const from: FleetChange["from"] = !prev
+        ? null
+        : prev.received_at.getTime() < staleCutoff
+          ? "stale"
+          : prev.state;
       return {
+        from,
         applied: true,
         transition: changed,
         eventIds: events.map((e) => e.id),
@@ -283,6 +293,7 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
         sdkInstanceId: i.sdkInstanceId,
         state: i.state,
         kind: result.visible,
+        from: result.from,
       },
     ]);
   }
