@@ -32,7 +32,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: harness.CI ? 1 : 0,
-  timeout: 60_000,
+  // Two workers, the server, the worker and two browsers share 2 cores: a spec's sign-up, pages and
+  // full-page screenshots take twice as long as alone. What a spec measures (a 2 s push) has its own
+  // bound; this one only stops a spec that hangs.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: harness.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   forbidOnly: harness.CI,
@@ -71,7 +74,10 @@ export default defineConfig({
       command: `node server.mjs -p ${port} -H 127.0.0.1`,
       url: `${baseURL}/sign-in`,
       reuseExistingServer: !harness.CI,
-      timeout: 60_000,
+      // Two workers, the server, the worker and two browsers share 2 cores: a spec's sign-up, pages and
+      // full-page screenshots take twice as long as alone. What a spec measures (a 2 s push) has its own
+      // bound; this one only stops a spec that hangs.
+      timeout: 120_000,
       stdout: "pipe",
       stderr: "pipe",
       env: serverEnv,
@@ -80,7 +86,10 @@ export default defineConfig({
       command: "node ../worker/dist/worker.mjs",
       url: `http://127.0.0.1:${workerHealthPort}/healthz`,
       reuseExistingServer: !harness.CI,
-      timeout: 60_000,
+      // Two workers, the server, the worker and two browsers share 2 cores: a spec's sign-up, pages and
+      // full-page screenshots take twice as long as alone. What a spec measures (a 2 s push) has its own
+      // bound; this one only stops a spec that hangs.
+      timeout: 120_000,
       stdout: "pipe",
       stderr: "pipe",
       env: { ...serverEnv, WORKER_HEALTH_PORT: String(workerHealthPort), USAGE_ROLLUP_EVERY_MS: "3000" },

@@ -13,20 +13,16 @@ const repoRoot = path.resolve(__dirname, "../../..");
 /** Runs `bw <args>` and returns the process result, whatever its exit code. */
 export function bwRun(...args: string[]): SpawnSyncReturns<string> {
   const harness = testHarnessEnv();
-  return spawnSync(
-    process.execPath,
-    [path.join(repoRoot, "tooling", "cli", "run.mjs"), ...args],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: harness.TEST_DATABASE_URL,
-        PUBLIC_URL: `http://127.0.0.1:${harness.E2E_PORT}`,
-        LOG_LEVEL: "warn",
-      },
-      encoding: "utf8",
+  return spawnSync(process.execPath, [path.join(repoRoot, "tooling", "cli", "run.mjs"), ...args], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: harness.TEST_DATABASE_URL,
+      PUBLIC_URL: `http://127.0.0.1:${harness.E2E_PORT}`,
+      LOG_LEVEL: "warn",
     },
-  );
+    encoding: "utf8",
+  });
 }
 
 /** Runs `bw <args> --json`, expects exit code 0 and returns the parsed output. */

@@ -140,56 +140,59 @@ export function ApiKeysPanel({ projectId, canManage }: { projectId: string; canM
           </p>
         </div>
       ) : (
-        <table className="w-full text-left text-[13px]">
-          <thead className="text-xs text-zinc-500">
-            <tr className="border-b border-zinc-100">
-              <th className="px-5 py-2 font-medium">Name</th>
-              <th className="px-5 py-2 font-medium">Key</th>
-              <th className="px-5 py-2 font-medium">Access</th>
-              <th className="px-5 py-2 font-medium">Created</th>
-              <th className="px-5 py-2 font-medium">Last used</th>
-              <th className="px-5 py-2" />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {keys.data.map((k) => (
-              <tr key={k.id} className={k.revokedAt ? "text-zinc-400" : undefined}>
-                <td className="px-5 py-2.5 font-medium text-zinc-900">
-                  <span className={k.revokedAt ? "text-zinc-400 line-through" : undefined}>{k.name}</span>
-                </td>
-                <td className="px-5 py-2.5 font-mono text-[12px] text-zinc-600">{k.prefix}</td>
-                <td className="px-5 py-2.5">
-                  {k.revokedAt ? (
-                    <Badge tone="red">Revoked</Badge>
-                  ) : k.readOnly ? (
-                    <Badge tone="neutral">Read-only</Badge>
-                  ) : (
-                    <Badge tone="green">Read &amp; write</Badge>
-                  )}
-                </td>
-                <td className="px-5 py-2.5 text-zinc-500">{formatDate(k.createdAt)}</td>
-                <td className="px-5 py-2.5 text-zinc-500">
-                  {k.lastUsedAt ? formatDate(k.lastUsedAt) : "Never"}
-                </td>
-                <td className="px-5 py-2.5 text-right">
-                  {canManage && !k.revokedAt ? (
-                    <ConfirmDialog
-                      title={`Revoke “${k.name}”?`}
-                      description={`SDKs using ${k.prefix}… stop at once: their next call is refused. This cannot be undone.`}
-                      confirmLabel="Revoke key"
-                      onConfirm={() => revoke.mutate({ keyId: k.id })}
-                      trigger={
-                        <Button variant="danger" size="sm" disabled={revoke.isPending}>
-                          Revoke
-                        </Button>
-                      }
-                    />
-                  ) : null}
-                </td>
+        // A phone scrolls the keys sideways inside the card, never the page.
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-[13px]">
+            <thead className="text-xs text-zinc-500">
+              <tr className="border-b border-zinc-100">
+                <th className="px-5 py-2 font-medium">Name</th>
+                <th className="px-5 py-2 font-medium">Key</th>
+                <th className="px-5 py-2 font-medium">Access</th>
+                <th className="px-5 py-2 font-medium">Created</th>
+                <th className="px-5 py-2 font-medium">Last used</th>
+                <th className="px-5 py-2" />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-zinc-100">
+              {keys.data.map((k) => (
+                <tr key={k.id} className={k.revokedAt ? "text-zinc-400" : undefined}>
+                  <td className="px-5 py-2.5 font-medium text-zinc-900">
+                    <span className={k.revokedAt ? "text-zinc-400 line-through" : undefined}>{k.name}</span>
+                  </td>
+                  <td className="px-5 py-2.5 font-mono text-[12px] text-zinc-600">{k.prefix}</td>
+                  <td className="px-5 py-2.5">
+                    {k.revokedAt ? (
+                      <Badge tone="red">Revoked</Badge>
+                    ) : k.readOnly ? (
+                      <Badge tone="neutral">Read-only</Badge>
+                    ) : (
+                      <Badge tone="green">Read &amp; write</Badge>
+                    )}
+                  </td>
+                  <td className="px-5 py-2.5 text-zinc-500">{formatDate(k.createdAt)}</td>
+                  <td className="px-5 py-2.5 text-zinc-500">
+                    {k.lastUsedAt ? formatDate(k.lastUsedAt) : "Never"}
+                  </td>
+                  <td className="px-5 py-2.5 text-right">
+                    {canManage && !k.revokedAt ? (
+                      <ConfirmDialog
+                        title={`Revoke “${k.name}”?`}
+                        description={`SDKs using ${k.prefix}… stop at once: their next call is refused. This cannot be undone.`}
+                        confirmLabel="Revoke key"
+                        onConfirm={() => revoke.mutate({ keyId: k.id })}
+                        trigger={
+                          <Button variant="danger" size="sm" disabled={revoke.isPending}>
+                            Revoke
+                          </Button>
+                        }
+                      />
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {!canManage ? (
         <p className="flex items-center gap-1.5 border-t border-zinc-100 px-5 py-3 text-xs text-zinc-500">

@@ -39,7 +39,7 @@ export default async function ProjectsPage() {
           )}
         </EmptyState>
       ) : (
-        <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs">
+        <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs">
           <table className="w-full text-left text-[13px]">
             <thead className="border-b border-zinc-200 bg-zinc-50/80 text-xs text-zinc-500">
               <tr>
