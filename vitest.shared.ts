@@ -13,7 +13,9 @@ export const testEnv = {
   NODE_ENV: "test",
 };
 
-const clusterSetup = fileURLToPath(new URL("./packages/queue/src/testing/cluster-global-setup.ts", import.meta.url));
+const clusterSetup = fileURLToPath(
+  new URL("./packages/queue/src/testing/cluster-global-setup.ts", import.meta.url),
+);
 
 /**
  * Two projects per package: `unit` (pure, beside the code) and `int` (real Postgres and Redis); a
