@@ -10,6 +10,14 @@ const baseURL = `http://127.0.0.1:${port}`;
 const workerHealthPort = port + 2;
 /** Specs that change the whole installation: they run alone, after every other spec. */
 const INSTALLATION_WIDE = /\/setup\.spec\.ts$/;
+/**
+ * Specs that hold the page to a time (a pushed change on screen within 2 s): they run after the
+ * general specs, beside each other only, so what they measure is the push and not a second spec's
+ * sign-ups and screenshots on the same 2 cores.
+ */
+const TIMED = /\/(fleet|incidents)\.spec\.ts$/;
+/** The walk through every page: long and heavy (two screenshots per page), so it runs by itself. */
+const WALK = /\/walk\.spec\.ts$/;
 
 const serverEnv = {
   DATABASE_URL: harness.TEST_DATABASE_URL,
@@ -33,18 +41,20 @@ export default defineConfig({
   workers: 2,
   retries: harness.CI ? 1 : 0,
   // Two workers, the server, the worker and two browsers share 2 cores: a spec's sign-up, pages and
-  // full-page screenshots take twice as long as alone. What a spec measures (a 2 s push) has its own
-  // bound; this one only stops a spec that hangs.
-  timeout: 120_000,
+  // full-page screenshots take twice as long as alone, and a slower CI machine slower again. What a
+  // spec measures (a 2 s push) has its own bound; this one only stops a spec that hangs.
+  timeout: 180_000,
   expect: { timeout: 10_000 },
   reporter: harness.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   forbidOnly: harness.CI,
   projects: [
-    { name: "organizations", testIgnore: INSTALLATION_WIDE },
+    { name: "organizations", testIgnore: [INSTALLATION_WIDE, TIMED, WALK] },
+    { name: "timed", testMatch: TIMED, dependencies: ["organizations"] },
+    { name: "walk", testMatch: WALK, dependencies: ["timed"] },
     // The first-operator setup takes the operator role from everyone (a fresh installation has
     // none), which would pull it from under any spec running beside it. Naming it on the command
     // line runs every other spec first; alone: `npx playwright test e2e/setup.spec.ts --no-deps`.
-    { name: "installation", testMatch: INSTALLATION_WIDE, dependencies: ["organizations"] },
+    { name: "installation", testMatch: INSTALLATION_WIDE, dependencies: ["walk"] },
   ],
   use: {
     baseURL,

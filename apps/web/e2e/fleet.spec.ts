@@ -5,9 +5,6 @@ import { createOrganization, signUp, uniqueEmail } from "./helpers";
 // The web server runs with BREAKER_STALE_SECONDS=10 (playwright.config.ts): a silent instance turns
 // stale within the test.
 
-// Each test signs up, creates an organization, a project and a key through the UI first: on a busy
-// machine that alone can take most of the default minute.
-test.describe.configure({ timeout: 120_000 });
 // Another organization's provider page answers 404, on purpose.
 test.use({ allowedConsoleErrors: refused(/\/fleet\/proj_[0-9a-f]{24}\/openai/) });
 

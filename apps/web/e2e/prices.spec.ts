@@ -94,7 +94,6 @@ test("price catalogue: an edit reaches the next budget check's hints; bad cards 
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const id = randomUUID().slice(0, 8);
   const operatorEmail = uniqueEmail("prices-op");
   bw(

@@ -54,7 +54,6 @@ test("project settings: limits reach the next check, one threshold webhook, fiel
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
   const run = Math.random().toString(36).slice(2, 8);
   const orgName = `Budgets ${run}`;
   await signUp(page, "Bo Budget", uniqueEmail("settings-owner"));

@@ -6,7 +6,6 @@ test("runs page: hierarchy, Stop makes the next check run_stopped, Resume allows
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
   const run = Math.random().toString(36).slice(2, 8);
   await signUp(page, "Rhea Runs", uniqueEmail("runs"));
   await createOrganization(page, `Runners ${run}`);

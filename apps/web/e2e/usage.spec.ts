@@ -13,9 +13,6 @@ import { createOrganization, PHONE, screenshot, signUp, uniqueEmail } from "./he
  * matches what was sent — then a viewer of the organization sees the same.
  */
 
-// Sign-up, organization, project and key through the UI come first; rollups land within a minute.
-test.describe.configure({ timeout: 120_000 });
-
 const DESKTOP = { width: 1280, height: 900 } as const;
 const webDir = path.resolve(__dirname, "..");
 

@@ -13,7 +13,9 @@ import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./help
  * under e2e/screenshots/walk-<who>-<page>-<width>.png for people to look at.
  */
 
-test.describe.configure({ timeout: 480_000 });
+// The walk runs by itself (its own Playwright project, after the rest); the operator's pages, which
+// need nothing of the owner's, walk on the second worker beside the owner's and the viewer's.
+test.describe.configure({ mode: "parallel", timeout: 480_000 });
 
 const DESKTOP = { width: 1360, height: 900 } as const;
 
@@ -82,7 +84,7 @@ async function walk(browser: Browser, who: string, storage: string, stops: Stop[
   await context.close();
 }
 
-test("a walk through every page as owner, viewer and operator without an organization, at 1360 and 390 px", async ({
+test("a walk through every page as an owner and as a viewer of the organization, at 1360 and 390 px", async ({
   page,
   browser,
   request,
@@ -128,26 +130,6 @@ test("a walk through every page as owner, viewer and operator without an organiz
   const viewerStorage = JSON.stringify(await viewerContext.storageState());
   await viewerContext.close();
 
-  // The operator: made by the CLI, in no organization.
-  const operatorEmail = uniqueEmail("walk-operator");
-  bw(
-    "user",
-    "create",
-    "--email",
-    operatorEmail,
-    "--name",
-    "Otto Operator",
-    "--password",
-    PASSWORD,
-    "--operator",
-  );
-  const operatorContext = await browser.newContext();
-  const operator = await operatorContext.newPage();
-  await signIn(operator, operatorEmail);
-  await expect(operator).toHaveURL(/\/plans$/);
-  const operatorStorage = JSON.stringify(await operatorContext.storageState());
-  await operatorContext.close();
-
   const p = `/projects/${project.id}`;
   // A project page's heading is its name, followed by its budget mode's badge.
   const projectHeading = new RegExp(`^${projectName}`);
@@ -174,6 +156,30 @@ test("a walk through every page as owner, viewer and operator without an organiz
     { name: "project-new", path: "/projects/new", heading: "New project" },
   ]);
   await walk(browser, "viewer", viewerStorage, tenantPages);
+});
+
+test("a walk through every operator page as an operator in no organization, at 1360 and 390 px", async ({
+  browser,
+}) => {
+  // The operator: made by the CLI, in no organization.
+  const operatorEmail = uniqueEmail("walk-operator");
+  bw(
+    "user",
+    "create",
+    "--email",
+    operatorEmail,
+    "--name",
+    "Otto Operator",
+    "--password",
+    PASSWORD,
+    "--operator",
+  );
+  const operatorContext = await browser.newContext();
+  const operator = await operatorContext.newPage();
+  await signIn(operator, operatorEmail);
+  await expect(operator).toHaveURL(/\/plans$/);
+  const operatorStorage = JSON.stringify(await operatorContext.storageState());
+  await operatorContext.close();
   await walk(browser, "operator", operatorStorage, [
     { name: "plans", path: "/plans", heading: "Plans" },
     { name: "plan-team", path: "/plans/team", heading: /^(Plans|Team)$/ },
