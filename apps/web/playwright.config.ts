@@ -20,8 +20,8 @@ const TIMED = /\/(fleet|incidents)\.spec\.ts$/;
 const WALK = /\/walk\.spec\.ts$/;
 
 const serverEnv = {
-  DATABASE_URL: harness.TEST_DATABASE_URL,
-  REDIS_URL: harness.TEST_REDIS_URL,
+  DATABASE_URL: harness.E2E_DATABASE_URL,
+  REDIS_URL: harness.E2E_REDIS_URL,
   AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
   SECRETS_ENCRYPTION_KEY: "e2e0000000000000000000000000000000000000000000000000000000000001",
   // The webhook spec's receiver listens on 127.0.0.1, which the SSRF guard refuses by default.

@@ -14,7 +14,7 @@ if (!email || !organizationName || !["owner", "admin", "member", "viewer"].inclu
   process.exit(2);
 }
 async function main(email: string, organizationName: string, role: string) {
-  const db = createDb(testHarnessEnv().TEST_DATABASE_URL);
+  const db = createDb(testHarnessEnv().E2E_DATABASE_URL);
   try {
     const org = await db.organization.findFirstOrThrow({ where: { name: organizationName } });
     const user = await db.user.findUniqueOrThrow({ where: { email } });

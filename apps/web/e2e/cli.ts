@@ -17,7 +17,8 @@ export function bwRun(...args: string[]): SpawnSyncReturns<string> {
     cwd: repoRoot,
     env: {
       ...process.env,
-      DATABASE_URL: harness.TEST_DATABASE_URL,
+      DATABASE_URL: harness.E2E_DATABASE_URL,
+      REDIS_URL: harness.E2E_REDIS_URL,
       PUBLIC_URL: `http://127.0.0.1:${harness.E2E_PORT}`,
       LOG_LEVEL: "warn",
     },

@@ -15,7 +15,7 @@ test.use({ allowedConsoleErrors: refused("operator.setOperatorRole") });
 test("the setup link creates the operator; a second use is refused", async ({ page, browser }) => {
   // A fresh installation has no operator: other specs' operators lose the role here (each spec
   // makes its own with `bw user create --operator`).
-  const db = new pg.Client({ connectionString: testHarnessEnv().TEST_DATABASE_URL });
+  const db = new pg.Client({ connectionString: testHarnessEnv().E2E_DATABASE_URL });
   await db.connect();
   try {
     await db.query("UPDATE users SET is_operator = false WHERE is_operator");

@@ -37,8 +37,8 @@ interface Received {
 const harness = testHarnessEnv();
 const config = parseConfig({
   ...processEnv(),
-  DATABASE_URL: harness.TEST_DATABASE_URL,
-  REDIS_URL: harness.TEST_REDIS_URL,
+  DATABASE_URL: harness.E2E_DATABASE_URL,
+  REDIS_URL: harness.E2E_REDIS_URL,
   PUBLIC_URL: `http://127.0.0.1:${harness.E2E_PORT}`,
   WORKER_HEALTH_PORT: "0",
   LOG_LEVEL: "warn",

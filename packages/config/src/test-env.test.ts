@@ -7,6 +7,8 @@ describe("testHarnessEnv", () => {
       TEST_DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/breakwater_test",
       TEST_REDIS_URL: "redis://127.0.0.1:6379/1",
       TEST_REDIS_CLUSTER_NODES: "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
+      E2E_DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/breakwater_test_e2e",
+      E2E_REDIS_URL: "redis://127.0.0.1:6379/2",
       E2E_PORT: 3100,
       CHROMIUM_PATH: "/usr/bin/chromium",
       WIRE_TEST_SERVER: "lean",
@@ -14,6 +16,22 @@ describe("testHarnessEnv", () => {
     });
     expect(testHarnessEnv({ WIRE_TEST_SERVER: "dashboard" }).WIRE_TEST_SERVER).toBe("dashboard");
     expect(() => testHarnessEnv({ WIRE_TEST_SERVER: "next" })).toThrow(/WIRE_TEST_SERVER/);
+  });
+
+  it("names the e2e database after the test database unless told, and takes an e2e Redis", () => {
+    expect(
+      testHarnessEnv({ TEST_DATABASE_URL: "postgresql://u@db:5433/ci_tests?sslmode=disable" })
+        .E2E_DATABASE_URL,
+    ).toBe("postgresql://u@db:5433/ci_tests_e2e?sslmode=disable");
+    const env = testHarnessEnv({
+      E2E_DATABASE_URL: "postgresql://u@db/browser",
+      E2E_REDIS_URL: "redis://127.0.0.1:6379/5",
+    });
+    expect(env).toMatchObject({
+      E2E_DATABASE_URL: "postgresql://u@db/browser",
+      E2E_REDIS_URL: "redis://127.0.0.1:6379/5",
+    });
+    expect(() => testHarnessEnv({ E2E_REDIS_URL: "not a url" })).toThrow(/E2E_REDIS_URL/);
   });
 
   it("takes overrides and reads CI as a flag", () => {

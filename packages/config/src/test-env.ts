@@ -15,6 +15,14 @@ const TestEnvSchema = z.object({
    * ports); when nothing healthy answers there, the suites start a private cluster of their own.
    */
   TEST_REDIS_CLUSTER_NODES: z.string().min(1).default("127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003"),
+  /**
+   * The Playwright suite's own database and Redis: a fresh migrated copy made by db:test-prepare
+   * before any suite runs (default: the test database's name + `_e2e`) and Redis db 2 (emptied by
+   * db:test-prepare). The e2e worker then never inherits the integration suites' events, webhook
+   * deliveries and queued jobs — which it used to roll up and retry for the whole e2e run.
+   */
+  E2E_DATABASE_URL: z.url().optional(),
+  E2E_REDIS_URL: z.url().default("redis://127.0.0.1:6379/2"),
   E2E_PORT: z.coerce.number().int().min(1).max(65_535).default(3100),
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
   /** Which server the SDK API's integration suites run behind: the lean one or the dashboard's port. */
@@ -25,7 +33,7 @@ const TestEnvSchema = z.object({
     .transform((v) => v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false"),
 });
 
-export type TestEnv = z.infer<typeof TestEnvSchema>;
+export type TestEnv = Omit<z.infer<typeof TestEnvSchema>, "E2E_DATABASE_URL"> & { E2E_DATABASE_URL: string };
 
 /** The harness settings from `env` (default: this process's environment); one line names a bad one. */
 export function testHarnessEnv(env: Record<string, string | undefined> = process.env): TestEnv {
@@ -36,5 +44,7 @@ export function testHarnessEnv(env: Record<string, string | undefined> = process
     const issue = parsed.error.issues[0]!;
     throw new Error(`invalid test environment: ${issue.path.join(".")}: ${issue.message}`);
   }
-  return parsed.data;
+  const e2eDatabase = new URL(parsed.data.TEST_DATABASE_URL);
+  e2eDatabase.pathname = `${e2eDatabase.pathname}_e2e`;
+  return { ...parsed.data, E2E_DATABASE_URL: parsed.data.E2E_DATABASE_URL ?? e2eDatabase.toString() };
 }
