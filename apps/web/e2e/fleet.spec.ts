@@ -33,6 +33,7 @@ test("a breaker report changes an open overview within 2 s: Down, Recovering, He
   await expect(cell("openai")).toHaveAttribute("data-status", "Down", { timeout: 2_000 });
   const elapsed = Date.now() - started;
   test.info().annotations.push({ type: "report → Down on the page", description: `${elapsed} ms` });
+  console.log(`report → Down on the page: ${elapsed} ms`);
   expect(elapsed).toBeLessThan(2_000);
   await expect(cell("openai")).toContainText("1 of 1 instance Down");
 

@@ -90,6 +90,7 @@ test("the outage scenario opens one incident on an open fleet overview within 2 
     await expect(incident).toBeVisible({ timeout: 15_000 });
     const elapsed = Date.now() - downAt;
     info.annotations.push({ type: "outage → incident on the page", description: `${elapsed} ms` });
+    console.log(`outage → incident on the page: ${elapsed} ms`);
     expect.soft(elapsed, "the incident appears within 2 s").toBeLessThan(2_000);
     await expect(incident).toHaveAttribute("data-provider", "openai");
     await expect(incident).toContainText(`openai in payments-${run}`);

@@ -90,6 +90,11 @@ export function useFleetLive(opts: {
           refetch();
         } else if (msg.type === "resync" || !matchesRef.current || matchesRef.current(msg)) {
           if (msg.type === "change") showAtOnce(msg);
+          // An incident opened, changed or resolved: its small list is fetched again at once, not
+          // behind the overview's refetch in flight (which was started by the reports before it and
+          // answers without it). One still in flight was started before the incident: it is replaced.
+          if (msg.type === "change" && msg.kind === "incident")
+            void queryClient.invalidateQueries({ queryKey: trpc.fleet.openIncidents.pathKey() });
           refetch();
         }
       },
