@@ -56,6 +56,9 @@ if (changed) {
     entry: path.join(root, "tooling", "cli", "bw.ts"),
     outfile: tmp,
     sourcemap: false,
+    // Redis, BullMQ and Svix drivers load when a command first uses them: `plan list` needs none.
+    lazy: ["bullmq", "ioredis", "svix", "better-auth/crypto"],
+    wasmBeside: true,
   });
   renameSync(tmp, bundle);
 }
