@@ -13,12 +13,16 @@
  * round by round so background load on a shared machine hits both alike. Bounded (< 3 min), and
  * every process it starts is stopped on exit.
  *
+ * `--only cluster` instead: the same lean server on a private 3-master loopback Redis Cluster beside
+ * it on standalone Redis (db 3), interleaved round by round — checks closed and open loop, ingest in
+ * batches of 50 — reported as cluster ÷ standalone (what sharding costs a single server).
+ *
  * `--only flood` instead: a legitimate project's open-loop checks alone and beside a concurrent
  * flood of keyless and made-up-key requests (from a second generator process), interleaved round
  * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
  *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
- *        --only check|ingest|lease|flood|dashboard, --out <file> (default results/latest.json),
+ *        --only check|ingest|lease|flood|dashboard|cluster, --out <file> (default results/latest.json),
  *        --database <name> (default breakwater_bench, on the server of DATABASE_URL),
  *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2).
  */
@@ -39,6 +43,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import { createApiKey, createOrganization, createProject, newId, systemCtx } from "@breakwater/core";
+import { startPrivateCluster } from "@breakwater/queue/testing";
 import pg from "pg";
 import { ensurePostgresDatabase, pingRedis } from "../../scripts/launcher/probe";
 import { createToolDeps } from "../../src/deps";
@@ -60,9 +65,9 @@ const { values: flags } = parseArgs({
     port: { type: "string", default: "3610" },
   },
 });
-const only = flags.only as "check" | "ingest" | "lease" | "flood" | "dashboard" | undefined;
-if (only !== undefined && !["check", "ingest", "lease", "flood", "dashboard"].includes(only)) {
-  process.stderr.write("--only takes check, ingest, lease, flood or dashboard\n");
+const only = flags.only as "check" | "ingest" | "lease" | "flood" | "dashboard" | "cluster" | undefined;
+if (only !== undefined && !["check", "ingest", "lease", "flood", "dashboard", "cluster"].includes(only)) {
+  process.stderr.write("--only takes check, ingest, lease, flood, dashboard or cluster\n");
   process.exit(2);
 }
 
@@ -87,6 +92,8 @@ const PLAN = {
   flood: { legitRate: 300, floodRate: 2000, seconds: 2, rounds: 8, warmupSeconds: 2 },
   // The dashboard's /api/v1 beside the lean server (single-port deployments): closed and open loop.
   dashboard: { rounds: 4, seconds: 3, openRounds: 6, openSeconds: 1.5 },
+  // The lean server on a Redis Cluster beside it on standalone Redis: closed, open loop and ingest.
+  cluster: { rounds: 4, seconds: 3, openRounds: 8, openSeconds: 1.5, ingestRounds: 3, ingestSize: 50 },
   targets: {
     openP99Ratio: 1.25,
     closedRatio: 0.75,
@@ -97,7 +104,10 @@ const PLAN = {
   },
   deadlineSeconds: 175,
 } as const;
-/** Breakwater on --port, the bare server on the next one, the dashboard (`--only dashboard`) on the one after. */
+/**
+ * Breakwater on --port, the bare server on the next one, the dashboard (`--only dashboard`) or the
+ * lean server on a Redis Cluster (`--only cluster`) on the one after.
+ */
 const PORT_BASE = Number(flags.port);
 if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1 || PORT_BASE > 65_533) {
   process.stderr.write("--port takes a port number (the first of three consecutive ports)\n");
@@ -114,6 +124,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ── processes ──
 
 const children: ChildProcess[] = [];
+/** Run after the children stop (a private Redis Cluster's nodes). */
+const afterChildren: (() => Promise<void>)[] = [];
 let stopping = false;
 
 /**
@@ -147,7 +159,12 @@ function startServer(
 
 async function stopAll(): Promise<void> {
   stopping = true;
-  await Promise.all(
+  await stopChildren();
+  for (const stop of afterChildren.splice(0)) await stop().catch(() => undefined);
+}
+
+function stopChildren(): Promise<unknown> {
+  return Promise.all(
     children.map(
       (c) =>
         new Promise<void>((resolve) => {
@@ -751,6 +768,141 @@ async function main() {
 
   if (only === "dashboard") results.dashboard = await dashboardPhase();
 
+  /**
+   * The same production lean server twice — on standalone Redis (db 3, as every other phase) and on
+   * a private 3-master loopback Redis Cluster — interleaved round by round: closed loop, open loop
+   * at the check rate, and ingest in batches of 50 (the spend script runs per batch). The ratios are
+   * cluster ÷ standalone: what sharding the keys costs one server on this machine (the cluster's
+   * three redis-servers share its cores with everything else).
+   */
+  async function clusterPhase() {
+    log("cluster: starting a private 3-master Redis Cluster…");
+    // Registered before it resolves, so an abort during the start still stops its nodes.
+    const starting = startPrivateCluster({ masters: 3 });
+    afterChildren.push(() => starting.then((c) => c.stop()));
+    const cluster = await starting;
+    const onCluster = startServer(
+      "cluster",
+      [...nodeFlags, path.join(repoRoot, "packages/wire/dist/sdk-api.mjs")],
+      childEnv({
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        AUTH_SECRET: randomBytes(24).toString("hex"),
+        SDK_PORT: String(PORTS.dashboard),
+        HOST: "127.0.0.1",
+        REDIS_CLUSTER_NODES: cluster.nodes,
+      }),
+    );
+    await waitFor(
+      () => fetch(`http://127.0.0.1:${PORTS.dashboard}/health`).then((r) => r.ok),
+      `the lean server on the cluster (${PORTS.dashboard})\n${onCluster.stderrTail()}`,
+      60_000,
+    );
+    const sides = [
+      { name: "standalone" as const, port: PORTS.breakwater },
+      { name: "cluster" as const, port: PORTS.dashboard },
+    ];
+    const sideOrder = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
+    const { rate } = PLAN.open;
+    for (const s of sides)
+      await send({ op: "open", port: s.port, path: CHECK_PATH, headers, bodies, rate, seconds: 2 });
+    const { connections } = PLAN.closed;
+    const { rounds, seconds, openRounds, openSeconds, ingestRounds, ingestSize } = PLAN.cluster;
+    log(`cluster: closed loop, ${connections} connections, ${rounds}×${seconds} s per side…`);
+    const closed: Record<string, ClosedResult[]> = { standalone: [], cluster: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const s of sideOrder(round)) {
+        await sleep(300);
+        closed[s.name]!.push(
+          await send<ClosedResult>({
+            op: "closed",
+            port: s.port,
+            path: CHECK_PATH,
+            headers,
+            bodies,
+            connections,
+            seconds,
+          }),
+        );
+      }
+    }
+    log(`cluster: open loop ${rate} req/s, ${openRounds} rounds of ${openSeconds} s per side…`);
+    const open: Record<string, OpenResult[]> = { standalone: [], cluster: [] };
+    for (let round = 0; round < openRounds; round++) {
+      for (const s of sideOrder(round)) {
+        await sleep(300);
+        open[s.name]!.push(
+          await send<OpenResult>({
+            op: "open",
+            port: s.port,
+            path: CHECK_PATH,
+            headers,
+            bodies,
+            rate,
+            seconds: openSeconds,
+          }),
+        );
+      }
+    }
+    const concurrency = PLAN.ingest.concurrency[ingestSize];
+    log(
+      `cluster: ingest, batches of ${ingestSize}, ${concurrency} in flight, ${ingestRounds}×${seconds} s per side…`,
+    );
+    const ingest: Record<string, IngestRunResult[]> = { standalone: [], cluster: [] };
+    for (let round = 0; round < ingestRounds; round++) {
+      for (const s of sideOrder(round)) {
+        await sleep(300);
+        ingest[s.name]!.push(
+          await send<IngestRunResult>({
+            op: "ingest-http",
+            port: s.port,
+            apiKey: tenant.apiKey,
+            size: ingestSize,
+            concurrency,
+            seconds,
+          }),
+        );
+      }
+    }
+    const standaloneClosed = throughputOf(closed.standalone!);
+    const clusterClosed = throughputOf(closed.cluster!);
+    const standaloneOpen = latencyOf(open.standalone!);
+    const clusterOpen = latencyOf(open.cluster!);
+    const pairRatios = clusterOpen.roundsP99.map((p, i) => p / standaloneOpen.roundsP99[i]!);
+    const standaloneIngest = ingestOf(ingest.standalone!);
+    const clusterIngest = ingestOf(ingest.cluster!);
+    return {
+      nodes: cluster.nodes,
+      connections,
+      standalone: standaloneClosed,
+      cluster: clusterClosed,
+      ratio: clusterClosed.rps / standaloneClosed.rps,
+      open_loop: {
+        rate,
+        standalone: standaloneOpen,
+        cluster: clusterOpen,
+        p99_ratio: clusterOpen.p99 / standaloneOpen.p99,
+        p99_ratio_by_round: pairRatios.map(r2),
+        p99_ratio_median_of_rounds: median(pairRatios),
+      },
+      ingest: {
+        size: ingestSize,
+        concurrency,
+        standalone: standaloneIngest,
+        cluster: clusterIngest,
+        ratio: clusterIngest.eventsPerSecond / standaloneIngest.eventsPerSecond,
+      },
+      clean:
+        clusterClosed.non2xx === 0 &&
+        clusterClosed.errors === 0 &&
+        clusterOpen.ok === clusterOpen.sent &&
+        clusterIngest.failures === 0 &&
+        clusterIngest.refused === 0,
+    };
+  }
+
+  if (only === "cluster") results.cluster = await clusterPhase();
+
   if (only === undefined || only === "lease") {
     results.lease = await runLeaseWorkload({ ports: PORTS, headers, log });
   }
@@ -1062,6 +1214,29 @@ interface Report {
     target_p99_ratio_max: number;
     pass: boolean;
   };
+  cluster?: {
+    nodes: string;
+    connections: number;
+    standalone: ReturnType<typeof throughputOf>;
+    cluster: ReturnType<typeof throughputOf>;
+    ratio: number;
+    open_loop: {
+      rate: number;
+      standalone: Latency;
+      cluster: Latency;
+      p99_ratio: number;
+      p99_ratio_by_round: number[];
+      p99_ratio_median_of_rounds: number;
+    };
+    ingest: {
+      size: number;
+      concurrency: number;
+      standalone: ReturnType<typeof ingestOf>;
+      cluster: ReturnType<typeof ingestOf>;
+      ratio: number;
+    };
+    clean: boolean;
+  };
   flood?: {
     legit_rate: number;
     flood_rate: number;
@@ -1196,6 +1371,39 @@ function printTable(r: Report) {
     log(
       `dashboard: closed-loop non-2xx ${d.dashboard.non2xx}, errors ${d.dashboard.errors}, p99 ${d.dashboard.p99} / ${d.lean.p99} ms; ` +
         `open-loop pooled p99 ${d.open_loop.dashboard.p99.toFixed(2)} / ${d.open_loop.lean.p99.toFixed(2)} ms (${JSON.stringify(d.open_loop.dashboard.statuses)})`,
+    );
+  }
+  const k = r.cluster;
+  if (k) {
+    row(
+      "cluster vs standalone, closed (req/s)",
+      r0(k.cluster.rps).toString(),
+      r0(k.standalone.rps).toString(),
+      k.ratio.toFixed(2),
+      "",
+      "",
+    );
+    row(
+      "cluster vs standalone, p99 by round (ms) ¹",
+      median(k.open_loop.cluster.roundsP99).toFixed(2),
+      median(k.open_loop.standalone.roundsP99).toFixed(2),
+      k.open_loop.p99_ratio_median_of_rounds.toFixed(2),
+      "",
+      "",
+    );
+    row(
+      `cluster vs standalone, ingest ${k.ingest.size}×${k.ingest.concurrency} (ev/s)`,
+      r0(k.ingest.cluster.eventsPerSecond).toString(),
+      r0(k.ingest.standalone.eventsPerSecond).toString(),
+      k.ingest.ratio.toFixed(2),
+      "",
+      "",
+    );
+    log(
+      `cluster (${k.nodes}): ${k.clean ? "every request answered 2xx" : "NOT every request answered 2xx"}; ` +
+        `closed-loop p99 ${k.cluster.p99} / ${k.standalone.p99} ms; open-loop pooled p99 ` +
+        `${k.open_loop.cluster.p99.toFixed(2)} / ${k.open_loop.standalone.p99.toFixed(2)} ms ` +
+        `(${JSON.stringify(k.open_loop.cluster.statuses)}); columns: cluster, standalone, cluster ÷ standalone`,
     );
   }
   log("");
