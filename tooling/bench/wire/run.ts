@@ -410,6 +410,25 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 const r2 = (n: number) => Math.round(n * 100) / 100;
 const r0 = (n: number) => Math.round(n);
 
+/**
+ * Runs `rounds` rounds of `job` against two servers, alternating which goes first (a burst of
+ * foreign load then hits both sides alike), and returns each side's results in round order.
+ */
+async function interleaved<T, N extends string>(
+  sides: readonly { name: N; port: number }[],
+  rounds: number,
+  job: (port: number) => Job,
+): Promise<Record<N, T[]>> {
+  const out = Object.fromEntries(sides.map((s) => [s.name, [] as T[]])) as Record<N, T[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const s of round % 2 === 0 ? sides : [...sides].reverse()) {
+      await sleep(300);
+      out[s.name].push(await send<T>(job(s.port)));
+    }
+  }
+  return out;
+}
+
 // ── the run ──
 
 async function main() {
@@ -701,46 +720,29 @@ async function main() {
     const { connections } = PLAN.closed;
     const { rounds, seconds, openRounds, openSeconds } = PLAN.dashboard;
     log(`dashboard: closed loop, ${connections} connections, ${rounds}×${seconds} s per server…`);
-    const closed: Record<string, ClosedResult[]> = { lean: [], dashboard: [] };
-    const sideOrder = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
-    for (let round = 0; round < rounds; round++) {
-      for (const s of sideOrder(round)) {
-        await sleep(300);
-        closed[s.name]!.push(
-          await send<ClosedResult>({
-            op: "closed",
-            port: s.port,
-            path: CHECK_PATH,
-            headers,
-            bodies,
-            connections,
-            seconds,
-          }),
-        );
-      }
-    }
+    const closed = await interleaved<ClosedResult, "lean" | "dashboard">(sides, rounds, (port) => ({
+      op: "closed",
+      port,
+      path: CHECK_PATH,
+      headers,
+      bodies,
+      connections,
+      seconds,
+    }));
     log(`dashboard: open loop ${rate} req/s, ${openRounds} rounds of ${openSeconds} s per server…`);
-    const open: Record<string, OpenResult[]> = { lean: [], dashboard: [] };
-    for (let round = 0; round < openRounds; round++) {
-      for (const s of sideOrder(round)) {
-        await sleep(300);
-        open[s.name]!.push(
-          await send<OpenResult>({
-            op: "open",
-            port: s.port,
-            path: CHECK_PATH,
-            headers,
-            bodies,
-            rate,
-            seconds: openSeconds,
-          }),
-        );
-      }
-    }
-    const lean = throughputOf(closed.lean!);
-    const dash = throughputOf(closed.dashboard!);
-    const leanOpen = latencyOf(open.lean!);
-    const dashOpen = latencyOf(open.dashboard!);
+    const open = await interleaved<OpenResult, "lean" | "dashboard">(sides, openRounds, (port) => ({
+      op: "open",
+      port,
+      path: CHECK_PATH,
+      headers,
+      bodies,
+      rate,
+      seconds: openSeconds,
+    }));
+    const lean = throughputOf(closed.lean);
+    const dash = throughputOf(closed.dashboard);
+    const leanOpen = latencyOf(open.lean);
+    const dashOpen = latencyOf(open.dashboard);
     const pairRatios = dashOpen.roundsP99.map((p, i) => p / leanOpen.roundsP99[i]!);
     return {
       connections,
@@ -802,75 +804,51 @@ async function main() {
       { name: "standalone" as const, port: PORTS.breakwater },
       { name: "cluster" as const, port: PORTS.dashboard },
     ];
-    const sideOrder = (round: number) => (round % 2 === 0 ? sides : [...sides].reverse());
     const { rate } = PLAN.open;
     for (const s of sides)
       await send({ op: "open", port: s.port, path: CHECK_PATH, headers, bodies, rate, seconds: 2 });
     const { connections } = PLAN.closed;
     const { rounds, seconds, openRounds, openSeconds, ingestRounds, ingestSize } = PLAN.cluster;
     log(`cluster: closed loop, ${connections} connections, ${rounds}×${seconds} s per side…`);
-    const closed: Record<string, ClosedResult[]> = { standalone: [], cluster: [] };
-    for (let round = 0; round < rounds; round++) {
-      for (const s of sideOrder(round)) {
-        await sleep(300);
-        closed[s.name]!.push(
-          await send<ClosedResult>({
-            op: "closed",
-            port: s.port,
-            path: CHECK_PATH,
-            headers,
-            bodies,
-            connections,
-            seconds,
-          }),
-        );
-      }
-    }
+    type Side = "standalone" | "cluster";
+    const closed = await interleaved<ClosedResult, Side>(sides, rounds, (port) => ({
+      op: "closed",
+      port,
+      path: CHECK_PATH,
+      headers,
+      bodies,
+      connections,
+      seconds,
+    }));
     log(`cluster: open loop ${rate} req/s, ${openRounds} rounds of ${openSeconds} s per side…`);
-    const open: Record<string, OpenResult[]> = { standalone: [], cluster: [] };
-    for (let round = 0; round < openRounds; round++) {
-      for (const s of sideOrder(round)) {
-        await sleep(300);
-        open[s.name]!.push(
-          await send<OpenResult>({
-            op: "open",
-            port: s.port,
-            path: CHECK_PATH,
-            headers,
-            bodies,
-            rate,
-            seconds: openSeconds,
-          }),
-        );
-      }
-    }
+    const open = await interleaved<OpenResult, Side>(sides, openRounds, (port) => ({
+      op: "open",
+      port,
+      path: CHECK_PATH,
+      headers,
+      bodies,
+      rate,
+      seconds: openSeconds,
+    }));
     const concurrency = PLAN.ingest.concurrency[ingestSize];
     log(
       `cluster: ingest, batches of ${ingestSize}, ${concurrency} in flight, ${ingestRounds}×${seconds} s per side…`,
     );
-    const ingest: Record<string, IngestRunResult[]> = { standalone: [], cluster: [] };
-    for (let round = 0; round < ingestRounds; round++) {
-      for (const s of sideOrder(round)) {
-        await sleep(300);
-        ingest[s.name]!.push(
-          await send<IngestRunResult>({
-            op: "ingest-http",
-            port: s.port,
-            apiKey: tenant.apiKey,
-            size: ingestSize,
-            concurrency,
-            seconds,
-          }),
-        );
-      }
-    }
-    const standaloneClosed = throughputOf(closed.standalone!);
-    const clusterClosed = throughputOf(closed.cluster!);
-    const standaloneOpen = latencyOf(open.standalone!);
-    const clusterOpen = latencyOf(open.cluster!);
+    const ingest = await interleaved<IngestRunResult, Side>(sides, ingestRounds, (port) => ({
+      op: "ingest-http",
+      port,
+      apiKey: tenant.apiKey,
+      size: ingestSize,
+      concurrency,
+      seconds,
+    }));
+    const standaloneClosed = throughputOf(closed.standalone);
+    const clusterClosed = throughputOf(closed.cluster);
+    const standaloneOpen = latencyOf(open.standalone);
+    const clusterOpen = latencyOf(open.cluster);
     const pairRatios = clusterOpen.roundsP99.map((p, i) => p / standaloneOpen.roundsP99[i]!);
-    const standaloneIngest = ingestOf(ingest.standalone!);
-    const clusterIngest = ingestOf(ingest.cluster!);
+    const standaloneIngest = ingestOf(ingest.standalone);
+    const clusterIngest = ingestOf(ingest.cluster);
     return {
       nodes: cluster.nodes,
       connections,

@@ -40,6 +40,14 @@ export function SpendRequestsChart({
     denied: s.deniedCalls,
     fallback: s.fallbackCalls,
   }));
+  // Wide enough for the longest spend tick ("$0.00075" on a tiny total), no wider: a fixed 56 px cut
+  // the dollar sign off small amounts. Recharts picks quarter steps, so a tick at 3/4 of the maximum
+  // is as long as any; about 7 px per character at the axis's font size.
+  const maxCost = Math.max(0, ...data.map((d) => d.cost));
+  const longestTick = Math.max(
+    ...[maxCost, maxCost * 0.75, maxCost * 0.25].map((v) => formatUsd(v.toFixed(10)).length),
+  );
+  const costAxisWidth = Math.min(96, Math.max(40, 10 + 7 * longestTick));
   return (
     <ChartContainer
       config={CONFIG}
@@ -59,7 +67,7 @@ export function SpendRequestsChart({
           yAxisId="cost"
           tickLine={false}
           axisLine={false}
-          width={56}
+          width={costAxisWidth}
           tickFormatter={(v: number) => formatUsd(v.toFixed(10))}
           tick={{ fill: "var(--color-zinc-400)" }}
         />
