@@ -3,19 +3,28 @@ import path from "node:path";
 import { parseConfig } from "@breakwater/config";
 import { API_KEY_RE, hashApiKey, PROJECT_ID_RE } from "@breakwater/core";
 import { createDb } from "@breakwater/db";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../src/paths";
 
-// The CLI runs as a real child process with the test environment (test database) passed through.
-const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
-const cli = path.join(repoRoot, "tooling", "cli", "bw.ts");
+// The CLI runs as a real child process with the test environment (test database) passed through,
+// the way `npm run -s bw` runs it: the bundle (tooling/dist/bw.mjs, rebuilt when a source changed,
+// its Redis/BullMQ/Svix drivers loaded on first use) started by tooling/cli/run.mjs.
+const cli = path.join(repoRoot, "tooling", "cli", "run.mjs");
 
 function bw(...args: string[]) {
-  const res = spawnSync(tsx, [cli, ...args], { cwd: repoRoot, env: process.env, encoding: "utf8" });
+  const res = spawnSync(process.execPath, [cli, ...args], {
+    cwd: repoRoot,
+    env: process.env,
+    encoding: "utf8",
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
 const db = createDb(parseConfig(process.env).DATABASE_URL);
+// Built once up front, so no test's stderr carries the "building the CLI" line.
+beforeAll(() => {
+  expect(bw("help").code).toBe(0);
+}, 120_000);
 afterAll(() => db.$disconnect());
 
 describe("bw project create --json", () => {
@@ -149,7 +158,7 @@ describe("bw bad input", () => {
   });
 
   it("a bad environment variable exits 2 naming it", () => {
-    const res = spawnSync(tsx, [cli, "org", "list"], {
+    const res = spawnSync(process.execPath, [cli, "org", "list"], {
       cwd: repoRoot,
       env: { ...process.env, DATABASE_URL: "mysql://nope" },
       encoding: "utf8",
@@ -247,7 +256,7 @@ describe("bw operator commands", () => {
     }[];
     expect(team?.slug).toBe("team");
     expect(team?.versions[0]?.entitlements).toHaveProperty("failover_tuning");
-  }, 240_000); // eight CLI processes, each a cold tsx start
+  }, 240_000); // eight CLI processes
 
   it("user create makes a password account, an operator with --operator, and refuses a duplicate", async () => {
     const email = `op-${Date.now().toString(36)}@example.test`;

@@ -3,7 +3,7 @@
 // beside it), so production runs plain `node` with no TypeScript loader.
 //
 //   node tooling/scripts/bundle-node.mjs <entry.ts> <outfile.mjs>     (paths relative to the cwd)
-import { renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -87,6 +87,7 @@ export async function bundleNodeService({ entry, outfile, sourcemap = true, lazy
             const source = createRequire(path.join(args.pluginData.resolveDir, "noop.js")).resolve(args.path);
             const { wasm } = await import(pathToFileURL(source).href);
             // Written beside and renamed over: a command starting meanwhile never reads half a file.
+            mkdirSync(outDir, { recursive: true });
             const tmp = path.join(outDir, `${name}.${process.pid}.tmp`);
             writeFileSync(tmp, Buffer.from(wasm, "base64"));
             renameSync(tmp, path.join(outDir, name));
