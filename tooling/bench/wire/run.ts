@@ -1471,6 +1471,16 @@ function compact(r: Report) {
       ratio: r2(c.ratio),
       pass: c.pass,
     };
+  const k = r.cluster;
+  if (k)
+    out.cluster_over_standalone = {
+      closed_rps: [r0(k.cluster.rps), r0(k.standalone.rps)],
+      closed_ratio: r2(k.ratio),
+      open_p99_ratio_median_of_rounds: r2(k.open_loop.p99_ratio_median_of_rounds),
+      ingest_eps: [r0(k.ingest.cluster.eventsPerSecond), r0(k.ingest.standalone.eventsPerSecond)],
+      ingest_ratio: r2(k.ingest.ratio),
+      clean: k.clean,
+    };
   for (const [size, e] of ingestEntries(r)) {
     out[`ingest_${size}`] = {
       bw_eps: r0(e.breakwater.eventsPerSecond),
