@@ -28,7 +28,8 @@ describe("worker shutdown", () => {
       let t = Date.now();
       expect(await worker.stop("SIGTERM")).toBe(0);
       const idleStop = Date.now() - t;
-      expect(idleStop).toBeLessThan(3_000);
+      // Well under the 10 s a busy worker waits (below): a loaded 2-core CI machine measured 3.07 s.
+      expect(idleStop).toBeLessThan(5_000);
 
       worker = await spawnWorker(config);
       const sys = sysCtx(deps);

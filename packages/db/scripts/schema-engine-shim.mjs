@@ -14,16 +14,25 @@ import { pathToFileURL } from "node:url";
 const require = createRequire(import.meta.url);
 const pg = require("pg");
 const { PrismaPg } = require("@prisma/adapter-pg");
-const { bindMigrationAwareSqlAdapterFactory } = require("@prisma/driver-adapter-utils");
+const { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } = require("@prisma/driver-adapter-utils");
 
 // The engine's Postgres schema describer selects catalog columns of the internal type
-// "char" (OID 18, e.g. pg_class.relkind); @prisma/adapter-pg 7.10 has no mapping for it and
-// fails with "Column type 'char' could not be deserialized". Report such columns as text (OID 25).
+// "char" (OID 18, e.g. pg_class.relkind, pg_constraint.contype); @prisma/adapter-pg 7.10 has no
+// mapping for it and fails with "Column type 'char' could not be deserialized". Such columns are
+// parsed as text (OID 25) and marked, and charColumns() below reports them to the engine as
+// characters, as the native engine's driver does: the describer reads a CHECK constraint's type
+// as a char and panicked on the text it got ("Getting constraint_type from ResultRow").
 const origAddFields = pg.Result.prototype.addFields;
 pg.Result.prototype.addFields = function (fieldDescriptions) {
-  for (const f of fieldDescriptions) if (f.dataTypeID === 18) f.dataTypeID = 25;
+  for (const f of fieldDescriptions)
+    if (f.dataTypeID === 18) {
+      f.dataTypeID = 25;
+      f.bwChar = true;
+    }
   return origAddFields.call(this, fieldDescriptions);
 };
+/** Row arrays of results that had "char" columns → those columns' indexes. */
+const charColumnsOf = new WeakMap();
 
 const args = process.argv.slice(2);
 const datamodels = [];
@@ -66,6 +75,13 @@ function logLine(level, message, extra = {}) {
 }
 
 async function loadWasmEngine() {
+  // The engine reports a Rust panic's message through this registry before it traps; without it
+  // the report itself threw ("reading 'set_message'") and the panic's text was lost.
+  globalThis.PRISMA_WASM_PANIC_REGISTRY ??= {
+    set_message(message) {
+      logLine("ERROR", `schema engine panicked: ${message}`);
+    },
+  };
   const pkgDir = path.dirname(require.resolve("@prisma/schema-engine-wasm"));
   const bg = await import(pathToFileURL(path.join(pkgDir, "schema_engine_bg.js")).href);
   const mod = new WebAssembly.Module(readFileSync(path.join(pkgDir, "schema_engine_bg.wasm")));
@@ -114,6 +130,28 @@ async function cliMode(cmd) {
   return 1;
 }
 
+function charColumns(adapter) {
+  let proto = Object.getPrototypeOf(adapter);
+  while (proto && !Object.hasOwn(proto, "queryRaw")) proto = Object.getPrototypeOf(proto);
+  if (proto && !proto.bwCharColumns) {
+    const performIO = proto.performIO;
+    proto.performIO = async function (query) {
+      const result = await performIO.call(this, query);
+      const chars = (result?.fields ?? []).flatMap((f, i) => (f.bwChar ? [i] : []));
+      if (chars.length && result.rows) charColumnsOf.set(result.rows, chars);
+      return result;
+    };
+    const queryRaw = proto.queryRaw;
+    proto.queryRaw = async function (query) {
+      const result = await queryRaw.call(this, query);
+      for (const i of charColumnsOf.get(result.rows) ?? []) result.columnTypes[i] = ColumnTypeEnum.Character;
+      return result;
+    };
+    proto.bwCharColumns = true;
+  }
+  return adapter;
+}
+
 function wholeScripts(adapter) {
   const proto = Object.getPrototypeOf(adapter);
   if (!proto.bwWholeScripts) {
@@ -139,7 +177,7 @@ async function rpcMode() {
   // script at once; do the same (one simple-protocol query: the script runs as one implicit
   // transaction, so a failing migration leaves nothing half applied).
   const connect = factory.connect.bind(factory);
-  factory.connect = async () => wholeScripts(await connect());
+  factory.connect = async () => charColumns(wholeScripts(await connect()));
   if (datasource.shadowDatabaseUrl) {
     const shadow = pgConfig(datasource.shadowDatabaseUrl);
     factory.connectToShadowDb = () => new PrismaPg(shadow.cfg, options).connect();
