@@ -2,6 +2,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect } from "@playwright/test";
 import { testHarnessEnv } from "../../../packages/config/src/test-env";
+import { PASSWORD } from "./helpers";
 
 /**
  * The one way e2e specs run the admin CLI: as `npm run bw` does (tooling/cli/run.mjs, the bundled
@@ -31,4 +32,9 @@ export function bw(...args: string[]): Record<string, unknown> {
   const res = bwRun(...args, "--json");
   expect(res.status, res.stderr).toBe(0);
   return JSON.parse(res.stdout) as Record<string, unknown>;
+}
+
+/** Makes a password account with the installation's operator role, in no organization (`bw user create --operator`). */
+export function createOperator(email: string, name: string): void {
+  bw("user", "create", "--email", email, "--name", name, "--password", PASSWORD, "--operator");
 }

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { bw } from "./cli";
+import { bw, createOperator } from "./cli";
 import { expect, refused, test } from "./fixtures";
 import { createOrganization, createProject, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
 
@@ -73,17 +73,7 @@ test("operator console: plans, organizations and overrides reach the SDKs; non-o
 }) => {
   test.setTimeout(300_000);
   const operatorEmail = uniqueEmail("operator");
-  bw(
-    "user",
-    "create",
-    "--email",
-    operatorEmail,
-    "--name",
-    "Olive Operator",
-    "--password",
-    PASSWORD,
-    "--operator",
-  );
+  createOperator(operatorEmail, "Olive Operator");
 
   // An admin (not an operator) with an organization on Free and one project.
   const orgName = `Harbor ${Date.now().toString(36)}`;

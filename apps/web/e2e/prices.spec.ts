@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { bw } from "./cli";
+import { bw, createOperator } from "./cli";
 import { expect, refused, test } from "./fixtures";
 import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
 
@@ -96,17 +96,7 @@ test("price catalogue: an edit reaches the next budget check's hints; bad cards 
 }) => {
   const id = randomUUID().slice(0, 8);
   const operatorEmail = uniqueEmail("prices-op");
-  bw(
-    "user",
-    "create",
-    "--email",
-    operatorEmail,
-    "--name",
-    "Pat Prices",
-    "--password",
-    PASSWORD,
-    "--operator",
-  );
+  createOperator(operatorEmail, "Pat Prices");
   const project = bw("project", "create", "--name", `prices-${id}`, "--daily", "1000");
   const apiKey = String(project.api_key);
 

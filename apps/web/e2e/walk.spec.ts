@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { bw } from "./cli";
+import { createOperator } from "./cli";
 import { expect, test } from "./fixtures";
 import { createProjectWithKey, ingestFailover, reportBreaker } from "./fleet-helpers";
 import { createOrganization, PASSWORD, PHONE, signUp, uniqueEmail } from "./helpers";
@@ -163,17 +163,7 @@ test("a walk through every operator page as an operator in no organization, at 1
 }) => {
   // The operator: made by the CLI, in no organization.
   const operatorEmail = uniqueEmail("walk-operator");
-  bw(
-    "user",
-    "create",
-    "--email",
-    operatorEmail,
-    "--name",
-    "Otto Operator",
-    "--password",
-    PASSWORD,
-    "--operator",
-  );
+  createOperator(operatorEmail, "Otto Operator");
   const operatorContext = await browser.newContext();
   const operator = await operatorContext.newPage();
   await signIn(operator, operatorEmail);

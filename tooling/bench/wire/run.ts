@@ -524,6 +524,25 @@ async function main() {
 
   const headers = { authorization: `Bearer ${tenant.apiKey}`, "content-type": "application/json" };
   const bodies = checkBodies();
+  /** A budget-check job for the generator: closed loop at the plan's connections, or open loop at its rate. */
+  const closedCheckJob = (port: number, seconds: number): Job => ({
+    op: "closed",
+    port,
+    path: CHECK_PATH,
+    headers,
+    bodies,
+    connections: PLAN.closed.connections,
+    seconds,
+  });
+  const openCheckJob = (port: number, seconds: number): Job => ({
+    op: "open",
+    port,
+    path: CHECK_PATH,
+    headers,
+    bodies,
+    rate: PLAN.open.rate,
+    seconds,
+  });
   await waitFor(
     () => fetch(`http://127.0.0.1:${PORTS.breakwater}/health`).then((r) => r.ok),
     `Breakwater on ${PORTS.breakwater}\n${bw.stderrTail()}`,
@@ -715,30 +734,17 @@ async function main() {
       { name: "dashboard" as const, port: PORTS.dashboard },
     ];
     const { rate } = PLAN.open;
-    for (const s of sides)
-      await send({ op: "open", port: s.port, path: CHECK_PATH, headers, bodies, rate, seconds: 2 });
+    for (const s of sides) await send(openCheckJob(s.port, 2));
     const { connections } = PLAN.closed;
     const { rounds, seconds, openRounds, openSeconds } = PLAN.dashboard;
     log(`dashboard: closed loop, ${connections} connections, ${rounds}×${seconds} s per server…`);
-    const closed = await interleaved<ClosedResult, "lean" | "dashboard">(sides, rounds, (port) => ({
-      op: "closed",
-      port,
-      path: CHECK_PATH,
-      headers,
-      bodies,
-      connections,
-      seconds,
-    }));
+    const closed = await interleaved<ClosedResult, "lean" | "dashboard">(sides, rounds, (port) =>
+      closedCheckJob(port, seconds),
+    );
     log(`dashboard: open loop ${rate} req/s, ${openRounds} rounds of ${openSeconds} s per server…`);
-    const open = await interleaved<OpenResult, "lean" | "dashboard">(sides, openRounds, (port) => ({
-      op: "open",
-      port,
-      path: CHECK_PATH,
-      headers,
-      bodies,
-      rate,
-      seconds: openSeconds,
-    }));
+    const open = await interleaved<OpenResult, "lean" | "dashboard">(sides, openRounds, (port) =>
+      openCheckJob(port, openSeconds),
+    );
     const lean = throughputOf(closed.lean);
     const dash = throughputOf(closed.dashboard);
     const leanOpen = latencyOf(open.lean);
@@ -805,31 +811,18 @@ async function main() {
       { name: "cluster" as const, port: PORTS.dashboard },
     ];
     const { rate } = PLAN.open;
-    for (const s of sides)
-      await send({ op: "open", port: s.port, path: CHECK_PATH, headers, bodies, rate, seconds: 2 });
+    for (const s of sides) await send(openCheckJob(s.port, 2));
     const { connections } = PLAN.closed;
     const { rounds, seconds, openRounds, openSeconds, ingestRounds, ingestSize } = PLAN.cluster;
     log(`cluster: closed loop, ${connections} connections, ${rounds}×${seconds} s per side…`);
     type Side = "standalone" | "cluster";
-    const closed = await interleaved<ClosedResult, Side>(sides, rounds, (port) => ({
-      op: "closed",
-      port,
-      path: CHECK_PATH,
-      headers,
-      bodies,
-      connections,
-      seconds,
-    }));
+    const closed = await interleaved<ClosedResult, Side>(sides, rounds, (port) =>
+      closedCheckJob(port, seconds),
+    );
     log(`cluster: open loop ${rate} req/s, ${openRounds} rounds of ${openSeconds} s per side…`);
-    const open = await interleaved<OpenResult, Side>(sides, openRounds, (port) => ({
-      op: "open",
-      port,
-      path: CHECK_PATH,
-      headers,
-      bodies,
-      rate,
-      seconds: openSeconds,
-    }));
+    const open = await interleaved<OpenResult, Side>(sides, openRounds, (port) =>
+      openCheckJob(port, openSeconds),
+    );
     const concurrency = PLAN.ingest.concurrency[ingestSize];
     log(
       `cluster: ingest, batches of ${ingestSize}, ${concurrency} in flight, ${ingestRounds}×${seconds} s per side…`,
