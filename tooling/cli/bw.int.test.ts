@@ -7,16 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../src/paths";
 
 // The CLI runs as a real child process with the test environment (test database) passed through,
-// the way `npm run -s bw` runs it: the bundle (tooling/dist/bw.mjs, rebuilt when a source changed,
-// its Redis/BullMQ/Svix drivers loaded on first use) started by tooling/cli/run.mjs.
+// the way `npm run -s bw` runs it: tooling/cli/run.mjs rebuilds the bundles when a source changed
+// and starts the front (tooling/dist/bw-fast.mjs: help and listings in plain SQL), which hands the
+// other commands to the full CLI (tooling/dist/bw.mjs, its Redis/BullMQ/Svix drivers loaded on first use).
 const cli = path.join(repoRoot, "tooling", "cli", "run.mjs");
+const fullCli = path.join(repoRoot, "tooling", "dist", "bw.mjs");
 
 function bw(...args: string[]) {
-  const res = spawnSync(process.execPath, [cli, ...args], {
-    cwd: repoRoot,
-    env: process.env,
-    encoding: "utf8",
-  });
+  return spawnBw(cli, args);
+}
+
+/** The Prisma-backed CLI itself, past the front: what the front's SQL reads must match. */
+function bwFull(...args: string[]) {
+  return spawnBw(fullCli, args);
+}
+
+function spawnBw(entry: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const res = spawnSync(process.execPath, [entry, ...args], { cwd: repoRoot, env, encoding: "utf8" });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -165,6 +172,83 @@ describe("bw bad input", () => {
     });
     expect(res.status).toBe(2);
     expect(res.stderr.trim()).toMatch(/^bw: Invalid configuration: DATABASE_URL /);
+  });
+});
+
+describe("bw plan list (answered by the front in SQL)", () => {
+  it("prints what core's listPlans gives the full CLI, byte for byte, in both forms", async () => {
+    // A plan that exercises the read: an older and a newer version (the newer, partial, wins), archived.
+    const planId = `plan_cli${Date.now().toString(36)}`;
+    await db.plan.create({
+      data: {
+        id: planId,
+        slug: `cli-${Date.now().toString(36)}`,
+        name: "CLI read",
+        archivedAt: new Date(),
+        versions: {
+          create: [
+            {
+              id: `${planId}_v1`,
+              version: 1,
+              priceCents: 100,
+              entitlements: { create: [{ featureKey: "max_projects", value: 2 }] },
+            },
+            {
+              id: `${planId}_v2`,
+              version: 2,
+              priceCents: 25_000,
+              entitlements: {
+                create: [
+                  { featureKey: "retention_days", value: 30 },
+                  { featureKey: "max_projects", value: null as never },
+                  { featureKey: "failover_tuning", value: true },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    });
+    try {
+      for (const form of [["--json"], []]) {
+        const front = bw("plan", "list", ...form);
+        const full = bwFull("plan", "list", ...form);
+        expect(front.code).toBe(0);
+        expect(full.stderr).toBe("");
+        expect(front.stdout).toBe(full.stdout);
+      }
+      const listed = JSON.parse(bw("plan", "list", "--json").stdout) as Record<string, unknown>[];
+      expect(listed.find((p) => p.plan_id === planId)).toEqual({
+        plan_id: planId,
+        slug: expect.stringMatching(/^cli-/),
+        name: "CLI read",
+        version: 2,
+        price_cents: 25_000,
+        entitlements: { failover_tuning: true, max_projects: null, retention_days: 30 },
+        subscription_count: 0,
+        archived: true,
+      });
+    } finally {
+      await db.plan.delete({ where: { id: planId } });
+    }
+  });
+
+  it("a bad DATABASE_URL exits 2 naming it; an unreachable database exits 1 saying where", () => {
+    const bad = spawnBw(cli, ["plan", "list"], { ...process.env, DATABASE_URL: "mysql://nope" });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr.trim()).toBe(
+      "bw: Invalid configuration: DATABASE_URL must be a URL with scheme postgres or postgresql",
+    );
+    const down = spawnBw(cli, ["plan", "list", "--json"], {
+      ...process.env,
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:1/breakwater",
+    });
+    expect(down.code).toBe(1);
+    expect(down.stdout).toBe("");
+    expect(down.stderr.trim()).toBe(
+      "bw: cannot reach Postgres at 127.0.0.1:1/breakwater (ECONNREFUSED); start it or set DATABASE_URL",
+    );
   });
 });
 

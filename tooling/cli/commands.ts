@@ -24,11 +24,9 @@ import {
 import { hashPassword } from "better-auth/crypto";
 import type { FlagValue } from "./parse";
 import { UsageError } from "./parse";
+import { planListResult, type Result, table } from "./render";
 
-export interface Result {
-  human: string;
-  json: unknown;
-}
+export type { Result } from "./render";
 
 type Values = Record<string, FlagValue | undefined>;
 
@@ -172,32 +170,7 @@ export async function keyRevoke(ctx: Ctx, v: Values): Promise<Result> {
 }
 
 export async function planList(ctx: Ctx): Promise<Result> {
-  const plans = await listPlans(ctx);
-  return {
-    human: table(
-      ["SLUG", "NAME", "VERSION", "PRICE/MO", "MAX PROJECTS", "REQUESTS/MO", "RETENTION", "SUBSCRIBERS"],
-      plans.map((p) => [
-        p.slug,
-        p.name + (p.archived ? " (archived)" : ""),
-        `v${p.version}`,
-        `$${(p.priceCents / 100).toFixed(2)}`,
-        p.entitlements.max_projects === null ? "unlimited" : String(p.entitlements.max_projects ?? "-"),
-        String(p.entitlements.included_requests_month ?? "-"),
-        p.entitlements.retention_days === undefined ? "-" : `${p.entitlements.retention_days} d`,
-        String(p.subscriptionCount),
-      ]),
-    ),
-    json: plans.map((p) => ({
-      plan_id: p.id,
-      slug: p.slug,
-      name: p.name,
-      version: p.version,
-      price_cents: p.priceCents,
-      entitlements: p.entitlements,
-      subscription_count: p.subscriptionCount,
-      archived: p.archived,
-    })),
-  };
+  return planListResult(await listPlans(ctx));
 }
 
 export async function orgSetPlan(ctx: Ctx, v: Values): Promise<Result> {
@@ -345,15 +318,4 @@ function formatLimits(l: ProjectDto["limits"]): string {
     .filter((p) => l[p] !== null)
     .map((p) => `${p} $${l[p]}`);
   return parts.length ? parts.join(", ") : "none";
-}
-
-function table(head: string[], rows: string[][]): string {
-  if (rows.length === 0) return "(none)";
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  return [line(head), ...rows.map(line)].join("\n");
 }

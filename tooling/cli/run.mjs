@@ -1,7 +1,9 @@
-// `npm run -s bw -- <command>` starts here: the admin CLI runs from one bundled file
-// (tooling/dist/bw.mjs, plain node, no TypeScript loader), rebuilt first whenever a source it is
-// built from is newer — the CLI, the tooling and workspace packages it inlines, the Prisma schema,
-// the lockfile. Transpiling the workspace on every run (tsx) took seconds per command.
+// `npm run -s bw -- <command>` starts here: the admin CLI runs from two bundled files (plain node, no
+// TypeScript loader), rebuilt first whenever a source they are built from is newer — the CLI, the
+// tooling and workspace packages they inline, the Prisma schema, the lockfile. Transpiling the
+// workspace on every run (tsx) took seconds per command. tooling/dist/bw-fast.mjs (fast.ts, npm
+// packages inlined) answers help and the listings with plain SQL and hands every other command to
+// tooling/dist/bw.mjs (bw.ts, the Prisma-backed CLI).
 import { existsSync, readdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -9,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // tooling/dist sits at the depth of tooling/src, so the bundled repoRoot (../.. of the file) holds.
 const bundle = path.join(root, "tooling", "dist", "bw.mjs");
+const front = path.join(root, "tooling", "dist", "bw-fast.mjs");
 const SOURCES = [
   "tooling/cli",
   "tooling/src",
@@ -43,23 +46,37 @@ function newerSource(built) {
   return null;
 }
 
-const built = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
+// The older of the two bundles; both are rebuilt together.
+const built =
+  existsSync(bundle) && existsSync(front) ? Math.min(statSync(bundle).mtimeMs, statSync(front).mtimeMs) : 0;
 const changed = built === 0 ? "no build yet" : newerSource(built);
 if (changed) {
   process.stderr.write(
     `bw: building the CLI (${built === 0 ? changed : `${path.relative(root, changed)} changed`})\n`,
   );
   const { bundleNodeService } = await import("../scripts/bundle-node.mjs");
-  // Built beside the bundle and renamed over it: a concurrent run never imports half a file.
-  const tmp = `${bundle}.${process.pid}.tmp.mjs`;
-  await bundleNodeService({
-    entry: path.join(root, "tooling", "cli", "bw.ts"),
-    outfile: tmp,
-    sourcemap: false,
-    // Redis, BullMQ and Svix drivers load when a command first uses them: `plan list` needs none.
-    lazy: ["bullmq", "ioredis", "svix", "better-auth/crypto"],
-    wasmBeside: true,
-  });
-  renameSync(tmp, bundle);
+  // Each is built beside its final name and renamed over it: a concurrent run never imports half a file.
+  const tmp = (file) => `${file}.${process.pid}.tmp.mjs`;
+  await Promise.all([
+    bundleNodeService({
+      entry: path.join(root, "tooling", "cli", "bw.ts"),
+      outfile: tmp(bundle),
+      sourcemap: false,
+      // Redis, BullMQ and Svix drivers load when a command first uses them: `org list` needs none.
+      lazy: ["bullmq", "ioredis", "svix", "better-auth/crypto"],
+      wasmBeside: true,
+    }),
+    bundleNodeService({
+      entry: path.join(root, "tooling", "cli", "fast.ts"),
+      outfile: tmp(front),
+      sourcemap: false,
+      inline: true,
+      // pg's optional native binding, never installed here.
+      external: ["pg-native"],
+    }),
+  ]);
+  // The full CLI first: a front that exists always finds its bw.mjs.
+  renameSync(tmp(bundle), bundle);
+  renameSync(tmp(front), front);
 }
-await import(pathToFileURL(bundle).href);
+await import(pathToFileURL(front).href);

@@ -53,8 +53,18 @@ const PRISMA_WASM_BASE64 = /^@prisma\/client\/runtime\/(query_compiler_[\w.]+)\.
  * packages named in `lazy` are loaded on first use instead of at start (see lazyStandIn). With
  * `wasmBeside`, Prisma's query compiler is written beside the bundle as a binary .wasm file and read
  * from there: V8 parsing the 4.6 MB base64 module took longer than the rest of a short command.
+ * With `inline`, npm packages are bundled too (all but those named in `external`): a short-lived
+ * command then reads one file instead of resolving, reading and ESM-wrapping dozens of packages.
  */
-export async function bundleNodeService({ entry, outfile, sourcemap = true, lazy = [], wasmBeside = false }) {
+export async function bundleNodeService({
+  entry,
+  outfile,
+  sourcemap = true,
+  lazy = [],
+  wasmBeside = false,
+  inline = false,
+  external = [],
+}) {
   const fromDir = path.dirname(path.resolve(entry));
   const outDir = path.dirname(path.resolve(outfile));
   await build({
@@ -72,6 +82,8 @@ export async function bundleNodeService({ entry, outfile, sourcemap = true, lazy
           // Bare imports are npm packages, except the workspace's own, whose sources are inlined.
           b.onResolve({ filter: /^[^./]/ }, (args) => {
             if (args.path.startsWith("@breakwater/")) return undefined;
+            if (inline && !external.some((x) => args.path === x || args.path.startsWith(`${x}/`)))
+              return undefined;
             if (wasmBeside && PRISMA_WASM_BASE64.test(args.path))
               return {
                 path: args.path,

@@ -1,4 +1,9 @@
 import { z } from "zod";
+import { DEFAULT_DATABASE_URL, hasScheme, POSTGRES_SCHEMES, schemeMessage } from "./database-url";
+import { ConfigError } from "./error";
+
+export { DEFAULT_DATABASE_URL, databaseUrlFrom } from "./database-url";
+export { ConfigError } from "./error";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -8,24 +13,13 @@ const bool = z
 const KEY_32 = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=|[A-Za-z0-9_-]{43})$/;
 const encryptionKey = z.string().trim().regex(KEY_32, "must be 32 bytes as 64 hex digits or base64");
 
-const urlWithScheme = (schemes: string[]) =>
-  z.string().refine(
-    (v) => {
-      try {
-        return schemes.includes(new URL(v).protocol.replace(/:$/, ""));
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be a URL with scheme ${schemes.join(" or ")}` },
-  );
+const urlWithScheme = (schemes: readonly string[]) =>
+  z.string().refine((v) => hasScheme(v, schemes), { message: schemeMessage(schemes) });
 
 /** Every setting Breakwater reads, with defaults that work on a developer machine. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: urlWithScheme(["postgres", "postgresql"]).default(
-    "postgresql://postgres@127.0.0.1:5432/breakwater",
-  ),
+  DATABASE_URL: urlWithScheme(POSTGRES_SCHEMES).default(DEFAULT_DATABASE_URL),
   REDIS_URL: urlWithScheme(["redis", "rediss"]).default("redis://127.0.0.1:6379/0"),
   /**
    * Seed nodes of a Redis Cluster (`host:port,host:port,…`). Set, every process talks to the
@@ -149,16 +143,6 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly problem: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = "ConfigError";
-  }
-}
 
 /** Parses an env map into a typed Config; throws ConfigError naming the first bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {

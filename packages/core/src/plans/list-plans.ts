@@ -13,6 +13,19 @@ export interface PlanDto {
   archived: boolean;
 }
 
+/**
+ * A plan as listPlans reads it: its latest version (at most one) with that version's entitlements,
+ * and how many subscriptions it has. Also what the admin CLI's Prisma-free `plan list` selects in SQL.
+ */
+export interface PlanListRow {
+  id: string;
+  slug: string;
+  name: string;
+  archivedAt: Date | string | null;
+  versions: { version: number; priceCents: number; entitlements: { featureKey: string; value: unknown }[] }[];
+  _count: { subscriptions: number };
+}
+
 /** Every plan with its latest version's price and entitlements, cheapest first. */
 export async function listPlans(ctx: Ctx): Promise<PlanDto[]> {
   const plans = await ctx.db.plan.findMany({
@@ -21,6 +34,11 @@ export async function listPlans(ctx: Ctx): Promise<PlanDto[]> {
       _count: { select: { subscriptions: true } },
     },
   });
+  return planDtosFrom(plans);
+}
+
+/** PlanDtos from the rows listPlans reads: entitlements in the catalogue's key order, cheapest plan first. */
+export function planDtosFrom(plans: PlanListRow[]): PlanDto[] {
   const rows = plans.map((p) => {
     const latest = p.versions[0];
     const entitlements: Partial<Record<string, FeatureValue>> = {};

@@ -1,0 +1,87 @@
+/**
+ * The admin CLI's front door (tooling/dist/bw-fast.mjs, what `npm run -s bw` starts): it answers
+ * help and the read-only listings scripts call in loops with one SQL statement over `pg`, bundled
+ * into this one file — no Prisma client, query compiler, pino or Redis driver to load — and hands
+ * every other command to the full CLI (bw.ts, tooling/dist/bw.mjs). Loading Prisma alone took
+ * longer than the 0.5 s a simple command may take. Output is the full CLI's, byte for byte: both
+ * render through render.ts, and bw.int.test compares the two.
+ */
+
+import v8 from "node:v8";
+import { ConfigError, databaseUrlFrom } from "@breakwater/config/database-url";
+import { type PlanListRow, planDtosFrom } from "@breakwater/core/plans/list-plans";
+import pg from "pg";
+import { describeFailure, fail } from "./failure";
+import { type ParsedCommand, parseCommand, UsageError, usage } from "./parse";
+import { planListResult, type Result } from "./render";
+import { COMMANDS } from "./spec";
+
+/** plan list's rows in listPlans' shape: each plan's latest version with its entitlements, and its subscriptions. */
+const PLAN_LIST_SQL = `
+select p.id, p.slug, p.name, p.archived_at as "archivedAt",
+  coalesce((
+    select json_build_array(json_build_object(
+      'version', v.version,
+      'priceCents', v.price_cents,
+      'entitlements', coalesce((
+        select json_agg(json_build_object('featureKey', e.feature_key, 'value', e.value))
+        from plan_entitlements e where e.plan_version_id = v.id), '[]'::json)))
+    from plan_versions v where v.plan_id = p.id order by v.version desc limit 1), '[]'::json) as versions,
+  json_build_object('subscriptions', (select count(*)::int from subscriptions s where s.plan_id = p.id)) as "_count"
+from plans p`;
+
+type Run = Extract<ParsedCommand, { kind: "run" }>;
+
+/** The commands answered here, each with one read. */
+const READS: Record<string, (db: pg.Client, cmd: Run) => Promise<Result>> = {
+  "plan list": async (db) => planListResult(planDtosFrom((await db.query<PlanListRow>(PLAN_LIST_SQL)).rows)),
+};
+
+/** The exit code, or null when the full CLI takes the command. */
+async function main(argv: string[]): Promise<number | null> {
+  let cmd: ParsedCommand;
+  try {
+    cmd = parseCommand(COMMANDS, argv);
+  } catch (err) {
+    if (err instanceof UsageError) return fail(err.message, 2);
+    throw err;
+  }
+  if (cmd.kind === "help") {
+    process.stdout.write(usage(COMMANDS, cmd.topic));
+    return 0;
+  }
+  const read = READS[cmd.name];
+  if (!read) return null;
+
+  let databaseUrl: string;
+  try {
+    databaseUrl = databaseUrlFrom(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(err.message, 2);
+    throw err;
+  }
+  const db = new pg.Client({ connectionString: databaseUrl, application_name: "bw" });
+  try {
+    await db.connect();
+    const r = await read(db, cmd);
+    process.stdout.write(cmd.json ? `${JSON.stringify(r.json)}\n` : `${r.human}\n`);
+    return 0;
+  } catch (err) {
+    return fail(describeFailure(err, { DATABASE_URL: databaseUrl }), 1);
+  } finally {
+    await db.end().catch(() => {});
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code === null) {
+  // Prisma's query compiler is WebAssembly: V8's optimizing tier recompiled it in the background on
+  // every start, 0.6 s of CPU that a command's one or two queries never earn back. Its baseline
+  // compiler alone (Liftoff) serves a short-lived process better.
+  v8.setFlagsFromString("--liftoff-only");
+  // Beside this file: tooling/dist/bw.mjs when bundled, bw.ts when run from source.
+  await import(new URL(import.meta.url.endsWith(".ts") ? "./bw.ts" : "./bw.mjs", import.meta.url).href);
+} else {
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  process.exit(code);
+}
