@@ -55,6 +55,7 @@ const PRISMA_WASM_BASE64 = /^@prisma\/client\/runtime\/(query_compiler_[\w.]+)\.
  * from there: V8 parsing the 4.6 MB base64 module took longer than the rest of a short command.
  * With `inline`, npm packages are bundled too (all but those named in `external`): a short-lived
  * command then reads one file instead of resolving, reading and ESM-wrapping dozens of packages.
+ * Resolves to the workspace files the bundle was built from (`inputs`, absolute paths).
  */
 export async function bundleNodeService({
   entry,
@@ -64,10 +65,12 @@ export async function bundleNodeService({
   wasmBeside = false,
   inline = false,
   external = [],
+  define = {},
 }) {
   const fromDir = path.dirname(path.resolve(entry));
   const outDir = path.dirname(path.resolve(outfile));
-  await build({
+  const result = await build({
+    metafile: true,
     entryPoints: [path.resolve(entry)],
     outfile: path.resolve(outfile),
     bundle: true,
@@ -75,6 +78,7 @@ export async function bundleNodeService({
     format: "esm",
     target: "node20",
     sourcemap,
+    define,
     plugins: [
       {
         name: "external-npm-packages",
@@ -124,6 +128,11 @@ export const wasm = readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.
     },
     logLevel: "warning",
   });
+  // The files it was built from (the workspace's, not npm packages or stand-ins), absolute.
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((f) => !/^[\w-]+:/.test(f) && !f.includes("node_modules"))
+    .map((f) => path.resolve(f));
+  return { inputs };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
