@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: "int",
           include: ["{src,cli,scripts,simulator,test}/**/*.int.test.ts"],
+          // As in every package's int project (vitest.shared.ts): one module graph for all files.
+          isolate: false,
           env: testEnv,
           testTimeout: 60_000,
           hookTimeout: 60_000,

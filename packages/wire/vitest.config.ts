@@ -7,6 +7,7 @@ const config = packageConfig();
 config.test?.projects?.push({
   test: {
     name: "int-dashboard",
+    isolate: false,
     include: ["src/**/*.int.test.ts"],
     exclude: ["src/**/*.property.int.test.ts", "src/**/*.cluster.int.test.ts", "**/node_modules/**"],
     env: { ...testEnv, WIRE_TEST_SERVER: "dashboard" },

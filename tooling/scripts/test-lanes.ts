@@ -1,18 +1,18 @@
 /**
- * Seconds each workspace's integration suites took in a fresh-clone `.ci/run` on the 2-core machine,
- * one package at a time (2026-12-04). Only their order matters: the heaviest are placed first.
+ * Seconds each workspace's integration suites took in `npm run test:int` on the 2-core machine,
+ * in two lanes (2026-12-04). Only their order matters: the heaviest are placed first.
  */
 export const SUITE_SECONDS: Record<string, number> = {
-  "@breakwater/wire": 231,
-  "@breakwater/core": 200,
-  "@breakwater/worker": 140,
-  "@breakwater/api": 81,
-  "@breakwater/tooling": 67,
-  "@breakwater/web": 2,
-  "@breakwater/queue": 11,
-  "@breakwater/db": 3,
-  "@breakwater/config": 2,
-};
+  "@breakwater/worker": 176,
+  "@breakwater/wire": 122,
+  "@breakwater/core": 77,
+  "@breakwater/tooling": 71,
+  "@breakwater/api": 61,
+  "@breakwater/queue": 12,
+  "@breakwater/db": 5,
+  "@breakwater/web": 1,
+  "@breakwater/config": 1,
+}
 
 /** A workspace not in the table counts as this many seconds. */
 const UNKNOWN_SECONDS = 30;
