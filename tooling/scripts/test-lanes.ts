@@ -12,7 +12,7 @@ export const SUITE_SECONDS: Record<string, number> = {
   "@breakwater/db": 5,
   "@breakwater/web": 1,
   "@breakwater/config": 1,
-}
+};
 
 /** A workspace not in the table counts as this many seconds. */
 const UNKNOWN_SECONDS = 30;

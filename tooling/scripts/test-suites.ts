@@ -1,8 +1,10 @@
 /**
- * `npm test`'s integration stage: every workspace's `test:int`, in two lanes that run side by side.
- * One package at a time left a core of the 2-core machine idle for most of the stage — the suites
- * wait on timers, sockets and child servers far more than they compute — and the stage took
- * 13 minutes.
+ * `npm test`'s suites after the builds: every workspace's `test:int`, in two lanes that run side by
+ * side, then (with `--e2e`) the Playwright specs alone. One package at a time left a core of the
+ * 2-core machine idle for most of the stage — the suites wait on timers, sockets and child servers
+ * far more than they compute — and took 13 minutes. The Playwright specs run after the lanes, not
+ * beside them: tried side by side, the machine was simply full (load 15; the untimed specs took
+ * 10.7 min instead of 7, the whole no sooner) and a Redis command deadline test failed.
  *
  * The lanes never share a store: the first runs on the harness defaults (the test database, Redis
  * db 1 of the local server, the cluster on 7001–7003); the second on a copy of the freshly prepared
@@ -10,7 +12,8 @@
  * started here and stopped after, and port ranges of its own (TEST_PORT_OFFSET). Pub/sub channels,
  * `CLIENT KILL TYPE pubsub`, FLUSHDB and killed cluster masters in one lane cannot reach the other.
  *
- *   npx tsx tooling/scripts/test-int.ts        (runs db:test-prepare first)
+ *   npx tsx tooling/scripts/test-suites.ts [--e2e]   (runs db:test-prepare first; the e2e specs
+ *                                                     need the builds: `npm run build`)
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -41,16 +44,17 @@ function workspacesWithIntSuites(): Workspace[] {
   return out;
 }
 
-/** Runs one package's suites; its output prefixed like turbo's (`name:test:int: `). */
-function runSuites(ws: Workspace, env: NodeJS.ProcessEnv): Promise<{ code: number; ms: number }> {
+/** Runs `npm run -s <script>` in `dir`, its output prefixed like turbo's (`name:script: `). */
+function runScript(
+  name: string,
+  dir: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "-s", "test:int"], {
-      cwd: ws.dir,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const prefix = `${ws.name}:test:int: `;
+    const child = spawn("npm", ["run", "-s", script], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const prefix = `${name}:${script}: `;
     for (const stream of [child.stdout, child.stderr]) {
       let pending = "";
       stream.setEncoding("utf8");
@@ -70,6 +74,7 @@ function runSuites(ws: Workspace, env: NodeJS.ProcessEnv): Promise<{ code: numbe
   });
 }
 
+const withE2e = process.argv.includes("--e2e");
 const prepare = spawnSync("npx", ["tsx", "tooling/scripts/prepare-test-db.ts"], {
   cwd: repoRoot,
   stdio: "inherit",
@@ -120,25 +125,30 @@ const laneEnvs: NodeJS.ProcessEnv[] = [
 
 const workspaces = workspacesWithIntSuites();
 const lanes = planLanes(workspaces.map((w) => w.name));
-const results: { name: string; lane: number; code: number; ms: number }[] = [];
+const results: { name: string; lane: string; code: number; ms: number }[] = [];
 const stageStarted = Date.now();
 await Promise.all(
   lanes.map(async (names, lane) => {
     for (const name of names) {
       const ws = workspaces.find((w) => w.name === name)!;
-      const r = await runSuites(ws, laneEnvs[lane]!);
-      results.push({ name, lane: lane + 1, ...r });
+      const r = await runScript(ws.name, ws.dir, "test:int", laneEnvs[lane]!);
+      results.push({ name, lane: `lane ${lane + 1}`, ...r });
     }
   }),
 );
 await stopStores();
+if (withE2e) {
+  // Its own database and Redis db (E2E_*), copied fresh by db:test-prepare above.
+  const r = await runScript("@breakwater/web", path.join(repoRoot, "apps", "web"), "test:e2e", base);
+  results.push({ name: "Playwright specs", lane: "alone", ...r });
+}
 
 const failed = results.filter((r) => r.code !== 0);
 process.stdout.write(
-  `\nIntegration suites, two lanes side by side (${((Date.now() - stageStarted) / 1000).toFixed(0)} s):\n${results
+  `\nSuites (${((Date.now() - stageStarted) / 1000).toFixed(0)} s):\n${results
     .map(
       (r) =>
-        `  lane ${r.lane}  ${r.name.padEnd(22)} ${(r.ms / 1000).toFixed(0).padStart(4)} s  ${r.code === 0 ? "ok" : `FAILED (exit ${r.code})`}`,
+        `  ${r.lane.padEnd(7)} ${r.name.padEnd(26)} ${(r.ms / 1000).toFixed(0).padStart(4)} s  ${r.code === 0 ? "ok" : `FAILED (exit ${r.code})`}`,
     )
     .join("\n")}\n`,
 );
