@@ -82,13 +82,16 @@ export const fleetRouter = router({
         wake?.();
       },
     );
+    // One abort listener for the stream's life, not one per wait: a listener added at every wait
+    // stayed until the stream ended (11 waits set off Node's MaxListenersExceededWarning).
+    const onAbort = () => wake?.();
+    signal?.addEventListener("abort", onAbort, { once: true });
     try {
       yield { type: "ready" } as FleetLiveMessage;
       while (!signal?.aborted) {
         if (queue.length === 0 && !overflow) {
           await new Promise<void>((resolve) => {
             wake = resolve;
-            signal?.addEventListener("abort", () => resolve(), { once: true });
           });
           wake = undefined;
         }
@@ -100,6 +103,7 @@ export const fleetRouter = router({
         while (queue.length > 0) yield queue.shift() as FleetLiveMessage;
       }
     } finally {
+      signal?.removeEventListener("abort", onAbort);
       unsubscribe();
     }
   }),
