@@ -8,6 +8,7 @@ import {
 import { TRPCError } from "@trpc/server";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { getRuntime } from "@/lib/server/runtime";
 import { makeQueryClient } from "./query-client";
@@ -66,3 +67,20 @@ export function isTRPCCode(err: unknown, code: TRPCError["code"]): boolean {
 
 /** The signed-in viewer (user, active organization, role, permissions) or null. */
 export const getViewer = cache(async () => (await getCaller()).me.get());
+
+type Viewer = NonNullable<Awaited<ReturnType<typeof getViewer>>>;
+
+/**
+ * The viewer of an organization page, or off to sign-in or onboarding. The (app) layout redirects
+ * too, but Next renders a page beside its layout, not after it: a page that asked for its
+ * organization's data first threw PRECONDITION_FAILED ("Create or join an organization first")
+ * into the server log before the layout's redirect won. Every (app) page starts here.
+ */
+export async function getOrgViewer(): Promise<
+  Viewer & { organization: NonNullable<Viewer["organization"]> }
+> {
+  const viewer = await getViewer();
+  if (!viewer) redirect("/sign-in");
+  if (!viewer.organization) redirect("/onboarding");
+  return viewer as Viewer & { organization: NonNullable<Viewer["organization"]> };
+}

@@ -3,12 +3,12 @@ import { ButtonLink } from "@/components/ui/button";
 import { LockIcon } from "@/components/ui/icons";
 import { EmptyState, PageHeader } from "@/components/ui/page";
 import { AuditLog } from "@/features/audit/audit-log";
-import { getCaller, getViewer, HydrateClient } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, HydrateClient } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditPage() {
-  const viewer = (await getViewer())!;
+  const viewer = await getOrgViewer();
   if (!viewer.can.readAudit) {
     return (
       <div className="space-y-6">

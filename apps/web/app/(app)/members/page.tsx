@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page";
 import { InviteDialog } from "@/features/members/invite-dialog";
 import { MembersPanel } from "@/features/members/members-panel";
-import { getViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
+import { getOrgViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
-  const viewer = (await getViewer())!;
+  const viewer = await getOrgViewer();
   const canManage = viewer.can.manageMembers;
   const isOwner = viewer.user.isOperator || viewer.role === "owner";
   await prefetch(trpc.member.list.queryOptions());

@@ -5,12 +5,12 @@ import { ChevronRightIcon, LockIcon, PlusIcon, ProjectsIcon } from "@/components
 import { EmptyState, PageHeader } from "@/components/ui/page";
 import { formatDate, formatUsd } from "@/features/projects/format";
 import { ModeBadge } from "@/features/projects/mode-badge";
-import { getCaller, getViewer } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
-  const viewer = (await getViewer())!;
+  const viewer = await getOrgViewer();
   const projects = await (await getCaller()).project.list();
   const canCreate = viewer.can.manageProjects;
   const newButton = canCreate ? (

@@ -4,13 +4,14 @@ import { PageHeader } from "@/components/ui/page";
 import { LoadingState } from "@/components/ui/states";
 import { overviewInput, paramsGetter } from "@/features/usage/range";
 import { UsageView } from "@/features/usage/usage-view";
-import { getCaller, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Usage" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function UsagePage({ searchParams }: Props) {
+  await getOrgViewer();
   const { input } = overviewInput(paramsGetter(await searchParams));
   await prefetch(trpc.usage.overview.queryOptions(input));
   const projects = await (await getCaller()).project.list();

@@ -5,12 +5,13 @@ import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page";
 import { ModeBadge } from "@/features/projects/mode-badge";
 import { ProjectTabs } from "@/features/projects/project-tabs";
-import { getCaller, isTRPCCode } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, isTRPCCode } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }>; children: ReactNode };
 
 /** Every project page: the project's header and its tabs (Overview, Usage, Runs, Settings). */
 export default async function ProjectLayout({ params, children }: Props) {
+  await getOrgViewer();
   const { projectId } = await params;
   let project: Awaited<ReturnType<Awaited<ReturnType<typeof getCaller>>["project"]["get"]>>;
   try {

@@ -10,7 +10,7 @@ import { ConnectSdk } from "@/features/projects/connect-sdk";
 import { formatDate, formatUsd, MODE_HELP } from "@/features/projects/format";
 import { NewKeyProvider } from "@/features/projects/new-key";
 import { getRuntime } from "@/lib/server/runtime";
-import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
@@ -35,9 +35,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProjectPage({ params }: Props) {
+  const viewer = await getOrgViewer();
   const { projectId } = await params;
   const project = await loadProject(projectId);
-  const viewer = (await getViewer())!;
   await prefetch(
     trpc.apiKey.list.queryOptions({ projectId: project.id }),
     trpc.lease.listActive.queryOptions({ projectId: project.id }),

@@ -3,12 +3,12 @@ import Link from "next/link";
 import { ArrowLeftIcon, LockIcon } from "@/components/ui/icons";
 import { EmptyState, PageHeader } from "@/components/ui/page";
 import { NewProjectForm } from "@/features/projects/new-project-form";
-import { getViewer } from "@/lib/trpc/server";
+import { getOrgViewer } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "New project" };
 
 export default async function NewProjectPage() {
-  const viewer = (await getViewer())!;
+  const viewer = await getOrgViewer();
   return (
     <div className="max-w-3xl space-y-8">
       <PageHeader

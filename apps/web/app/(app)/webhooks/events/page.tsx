@@ -4,11 +4,12 @@ import { PlanNotice } from "@/features/webhooks/endpoints-panel";
 import { EventCatalogue } from "@/features/webhooks/event-catalogue";
 import { webhookPageContext } from "@/features/webhooks/page-data";
 import { WebhooksNav } from "@/features/webhooks/webhooks-nav";
-import { getCaller } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer } from "@/lib/trpc/server";
 
 export const metadata: Metadata = { title: "Webhook event types" };
 
 export default async function EventsPage() {
+  await getOrgViewer();
   const { planName } = await webhookPageContext();
   const caller = await getCaller();
   const [types, settings] = await Promise.all([caller.webhooks.eventTypes(), caller.webhooks.settings()]);

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page";
 import { ProviderHealthView } from "@/features/fleet/provider-health";
-import { getCaller, isTRPCCode } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, isTRPCCode } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string; provider: string }> };
 
@@ -15,6 +15,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProviderPage({ params }: Props) {
+  await getOrgViewer();
   const { projectId, provider: raw } = await params;
   const provider = decodeURIComponent(raw);
   let projectName: string;

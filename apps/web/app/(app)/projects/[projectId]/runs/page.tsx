@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunsTable } from "@/features/projects/runs-table";
-import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = {
   params: Promise<{ projectId: string }>;
@@ -12,6 +12,7 @@ export const metadata: Metadata = { title: "Agent runs" };
 
 /** The project's agent runs; `?run=<id>` opens and highlights one. */
 export default async function ProjectRunsPage({ params, searchParams }: Props) {
+  const viewer = await getOrgViewer();
   const { projectId } = await params;
   const { run } = await searchParams;
   try {
@@ -20,7 +21,6 @@ export default async function ProjectRunsPage({ params, searchParams }: Props) {
     if (isTRPCCode(err, "NOT_FOUND") || isTRPCCode(err, "BAD_REQUEST")) notFound();
     throw err;
   }
-  const viewer = (await getViewer())!;
   const highlight = typeof run === "string" && run.length > 0 && run.length <= 256 ? run : null;
   await prefetch(
     trpc.run.list.infiniteQueryOptions(

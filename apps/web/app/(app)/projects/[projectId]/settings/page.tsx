@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { IncidentSettingsForm } from "@/features/fleet/incidents";
 import { BudgetSettingsForm } from "@/features/projects/budget-settings-form";
 import { TagRulesPanel } from "@/features/projects/tag-rules-panel";
-import { getCaller, getViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ projectId: string }> };
 
@@ -11,6 +11,7 @@ export const metadata: Metadata = { title: "Project settings" };
 
 /** Budget mode, limits, threshold alerts, run cap, tag rules and incident settings of one project. */
 export default async function ProjectSettingsPage({ params }: Props) {
+  const viewer = await getOrgViewer();
   const { projectId } = await params;
   try {
     await (await getCaller()).project.get({ projectId });
@@ -18,7 +19,6 @@ export default async function ProjectSettingsPage({ params }: Props) {
     if (isTRPCCode(err, "NOT_FOUND") || isTRPCCode(err, "BAD_REQUEST")) notFound();
     throw err;
   }
-  const viewer = (await getViewer())!;
   await prefetch(trpc.budget.settings.queryOptions({ projectId }));
   return (
     <HydrateClient>

@@ -4,7 +4,7 @@ import { Suspense } from "react";
 import { LoadingState } from "@/components/ui/states";
 import { overviewInput, paramsGetter } from "@/features/usage/range";
 import { UsageView } from "@/features/usage/usage-view";
-import { getCaller, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, HydrateClient, isTRPCCode, prefetch, trpc } from "@/lib/trpc/server";
 
 type Props = {
   params: Promise<{ projectId: string }>;
@@ -15,6 +15,7 @@ export const metadata: Metadata = { title: "Usage" };
 
 /** The project's Usage tab (the project layout draws the header and tabs): the usage view for one project. */
 export default async function ProjectUsagePage({ params, searchParams }: Props) {
+  await getOrgViewer();
   const { projectId } = await params;
   try {
     // Another tenant's project and a missing one look the same: not found.

@@ -6,13 +6,14 @@ import { PageHeader } from "@/components/ui/page";
 import { EndpointDetail } from "@/features/webhooks/endpoint-detail";
 import { webhookPageContext } from "@/features/webhooks/page-data";
 import { WebhooksNav } from "@/features/webhooks/webhooks-nav";
-import { getCaller, getQueryClient, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
+import { getCaller, getOrgViewer, getQueryClient, HydrateClient, isTRPCCode, trpc } from "@/lib/trpc/server";
 
 type Props = { params: Promise<{ endpointId: string }> };
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
 export default async function EndpointPage({ params }: Props) {
+  await getOrgViewer();
   const endpointId = decodeURIComponent((await params).endpointId);
   const { canManage } = await webhookPageContext();
   let endpoint: Awaited<ReturnType<Awaited<ReturnType<typeof getCaller>>["webhooks"]["getEndpoint"]>>;
