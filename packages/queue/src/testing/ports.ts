@@ -10,7 +10,7 @@ function isFree(port: number): Promise<boolean> {
 
 /**
  * Added to every range below: the integration stage runs two lanes of suites side by side
- * (tooling/scripts/test-int.ts) and gives the second lane ranges of its own, so a port one lane has
+ * (tooling/scripts/test-suites.ts) and gives the second lane ranges of its own, so a port one lane has
  * just found free is never the one the other lane binds next.
  */
 const offset = Number(process.env.TEST_PORT_OFFSET ?? 0) || 0;
