@@ -13,9 +13,9 @@ import { dataDir, repoRoot } from "../src/paths";
 import { seed } from "../src/seed";
 import * as run from "./commands";
 import { describeFailure, fail } from "./failure";
-import { parseCommand, UsageError, usage } from "./parse";
+import { UsageError } from "./parse";
 import { simulate } from "./simulate";
-import { COMMANDS } from "./spec";
+import { commandOf } from "./spec";
 import { mintSvixToken } from "./svix-token";
 
 interface Out {
@@ -24,17 +24,8 @@ interface Out {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let cmd: ReturnType<typeof parseCommand>;
-  try {
-    cmd = parseCommand(COMMANDS, argv);
-  } catch (err) {
-    if (err instanceof UsageError) return fail(err.message, 2);
-    throw err;
-  }
-  if (cmd.kind === "help") {
-    process.stdout.write(usage(COMMANDS, cmd.topic));
-    return 0;
-  }
+  const cmd = commandOf(argv);
+  if (typeof cmd === "number") return cmd;
 
   const out: Out = {
     json: cmd.json,

@@ -12,9 +12,8 @@ import { ConfigError, databaseUrlFrom } from "@breakwater/config/database-url";
 import { type PlanListRow, planDtosFrom } from "@breakwater/core/plans/list-plans";
 import type pg from "pg";
 import { describeFailure, fail } from "./failure";
-import { type ParsedCommand, parseCommand, UsageError, usage } from "./parse";
 import { planListResult, type Result } from "./render";
-import { COMMANDS } from "./spec";
+import { commandOf, type RunCommand } from "./spec";
 
 /** plan list's rows in listPlans' shape: each plan's latest version with its entitlements, and its subscriptions. */
 const PLAN_LIST_SQL = `
@@ -30,26 +29,15 @@ select p.id, p.slug, p.name, p.archived_at as "archivedAt",
   json_build_object('subscriptions', (select count(*)::int from subscriptions s where s.plan_id = p.id)) as "_count"
 from plans p`;
 
-type Run = Extract<ParsedCommand, { kind: "run" }>;
-
 /** The commands answered here, each with one read. */
-const READS: Record<string, (db: pg.Client, cmd: Run) => Promise<Result>> = {
+const READS: Record<string, (db: pg.Client, cmd: RunCommand) => Promise<Result>> = {
   "plan list": async (db) => planListResult(planDtosFrom((await db.query<PlanListRow>(PLAN_LIST_SQL)).rows)),
 };
 
 /** The exit code, or null when the full CLI takes the command. */
 async function main(argv: string[]): Promise<number | null> {
-  let cmd: ParsedCommand;
-  try {
-    cmd = parseCommand(COMMANDS, argv);
-  } catch (err) {
-    if (err instanceof UsageError) return fail(err.message, 2);
-    throw err;
-  }
-  if (cmd.kind === "help") {
-    process.stdout.write(usage(COMMANDS, cmd.topic));
-    return 0;
-  }
+  const cmd = commandOf(argv);
+  if (typeof cmd === "number") return cmd;
   const read = READS[cmd.name];
   if (!read) return null;
 

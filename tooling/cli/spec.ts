@@ -1,5 +1,8 @@
 /** The admin CLI's command table: names, summaries and flags, shared by both entry points (fast.ts, bw.ts). */
-import type { CommandSpec } from "./parse";
+import { fail } from "./failure";
+import { type CommandSpec, type ParsedCommand, parseCommand, UsageError, usage } from "./parse";
+
+export type RunCommand = Extract<ParsedCommand, { kind: "run" }>;
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -149,3 +152,22 @@ export const COMMANDS: CommandSpec[] = [
     },
   },
 ];
+
+/**
+ * The command `argv` names, or the exit code when there is nothing to run: help printed (0) or bad
+ * input refused with one line (2). Both entry points (fast.ts, bw.ts) start here.
+ */
+export function commandOf(argv: string[]): RunCommand | number {
+  let cmd: ParsedCommand;
+  try {
+    cmd = parseCommand(COMMANDS, argv);
+  } catch (err) {
+    if (err instanceof UsageError) return fail(err.message, 2);
+    throw err;
+  }
+  if (cmd.kind === "help") {
+    process.stdout.write(usage(COMMANDS, cmd.topic));
+    return 0;
+  }
+  return cmd;
+}

@@ -16,7 +16,7 @@
  *                                                     need the builds: `npm run build`)
  */
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startPrivateCluster, startPrivateRedis } from "@breakwater/queue/testing";
 import pg from "pg";
@@ -29,19 +29,25 @@ interface Workspace {
   dir: string;
 }
 
-/** Workspaces with a test:int script, in the root package.json's order. */
+/** Workspaces with a test:int script, from the root package.json's `workspaces` (`dir` or `dir/*`). */
 function workspacesWithIntSuites(): Workspace[] {
-  const out: Workspace[] = [];
-  for (const dir of ["packages/config", "packages/db", "packages/queue", "packages/core", "packages/api"]
-    .concat(["packages/wire", "apps/worker", "apps/web", "tooling"])
-    .map((d) => path.join(repoRoot, d))) {
-    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+  const readPkg = (dir: string) =>
+    JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
       name: string;
+      workspaces?: string[];
       scripts?: Record<string, string>;
     };
-    if (pkg.scripts?.["test:int"]) out.push({ name: pkg.name, dir });
-  }
-  return out;
+  const dirs = (readPkg(repoRoot).workspaces ?? []).flatMap((pattern) => {
+    if (!pattern.endsWith("/*")) return [path.join(repoRoot, pattern)];
+    const parent = path.join(repoRoot, pattern.slice(0, -2));
+    return readdirSync(parent, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(parent, e.name, "package.json")))
+      .map((e) => path.join(parent, e.name));
+  });
+  return dirs
+    .map((dir) => ({ dir, pkg: readPkg(dir) }))
+    .filter(({ pkg }) => pkg.scripts?.["test:int"])
+    .map(({ dir, pkg }) => ({ name: pkg.name, dir }));
 }
 
 /** Runs `npm run -s <script>` in `dir`, its output prefixed like turbo's (`name:script: `). */

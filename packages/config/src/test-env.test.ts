@@ -10,11 +10,13 @@ describe("testHarnessEnv", () => {
       E2E_DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/breakwater_test_e2e",
       E2E_REDIS_URL: "redis://127.0.0.1:6379/2",
       E2E_PORT: 3100,
+      TEST_PORT_OFFSET: 0,
       CHROMIUM_PATH: "/usr/bin/chromium",
       WIRE_TEST_SERVER: "lean",
       CI: false,
     });
     expect(testHarnessEnv({ WIRE_TEST_SERVER: "dashboard" }).WIRE_TEST_SERVER).toBe("dashboard");
+    expect(testHarnessEnv({ TEST_PORT_OFFSET: "1000" }).TEST_PORT_OFFSET).toBe(1000);
     expect(() => testHarnessEnv({ WIRE_TEST_SERVER: "next" })).toThrow(/WIRE_TEST_SERVER/);
   });
 

@@ -24,6 +24,12 @@ const TestEnvSchema = z.object({
   E2E_DATABASE_URL: z.url().optional(),
   E2E_REDIS_URL: z.url().default("redis://127.0.0.1:6379/2"),
   E2E_PORT: z.coerce.number().int().min(1).max(65_535).default(3100),
+  /**
+   * Added to the port ranges suites pick free ports from: `npm test` runs two lanes of integration
+   * suites side by side and gives the second its own ranges (1000), so a port one lane has just
+   * found free is never the one the other binds next.
+   */
+  TEST_PORT_OFFSET: z.coerce.number().int().min(0).max(50_000).default(0),
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
   /** Which server the SDK API's integration suites run behind: the lean one or the dashboard's port. */
   WIRE_TEST_SERVER: z.enum(["lean", "dashboard"]).default("lean"),

@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { testHarnessEnv } from "../../../config/src/test-env";
 
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -8,12 +9,8 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/**
- * Added to every range below: the integration stage runs two lanes of suites side by side
- * (tooling/scripts/test-suites.ts) and gives the second lane ranges of its own, so a port one lane has
- * just found free is never the one the other lane binds next.
- */
-const offset = Number(process.env.TEST_PORT_OFFSET ?? 0) || 0;
+/** Added to every range below (TEST_PORT_OFFSET; the second lane of `npm test` uses 1000). */
+const offset = testHarnessEnv().TEST_PORT_OFFSET;
 
 /**
  * A free TCP port in [lo, hi] (the worker/webhooks test range by default; shifted by
