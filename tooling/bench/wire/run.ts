@@ -22,6 +22,7 @@
  * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
  *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
+ *        --probe (only the event-loop / GC probe in both servers: stalls and GC pauses, no profiler),
  *        --only check|ingest|lease|flood|dashboard|cluster, --out <file> (default results/latest.json),
  *        --database <name> (default breakwater_bench, on the server of DATABASE_URL),
  *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2).
@@ -59,6 +60,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
   options: {
     profile: { type: "boolean", default: false },
+    probe: { type: "boolean", default: false },
     only: { type: "string" },
     out: { type: "string", default: path.join(here, "results", "latest.json") },
     database: { type: "string", default: "breakwater_bench" },
@@ -151,7 +153,10 @@ function startServer(
     tail = (tail + c.toString()).slice(-4000);
   });
   child.on("exit", (code, signal) => {
-    if (!stopping) log(`! ${name} exited during the run (code ${code}, signal ${signal})\n${tail}`);
+    if (stopping) return;
+    // Its figures would be someone else's (a server left on the port answers instead): stop here.
+    log(`! ${name} exited during the run (code ${code}, signal ${signal}); aborting\n${tail}`);
+    void stopAll().finally(() => process.exit(1));
   });
   children.push(child);
   return Object.assign(child, { stderrTail: () => tail });
@@ -482,7 +487,7 @@ async function main() {
   ]);
 
   const profileDir = path.join(here, "results", "profile");
-  if (flags.profile) {
+  if (flags.profile || flags.probe) {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
@@ -492,11 +497,11 @@ async function main() {
     "breakwater",
     [
       ...nodeFlags,
-      ...(flags.profile ? profileArgs(profileDir) : []),
+      ...(flags.profile ? profileArgs(profileDir) : flags.probe ? probeArgs(profileDir) : []),
       path.join(repoRoot, "packages/wire/dist/sdk-api.mjs"),
     ],
     childEnv({
-      ...(flags.profile ? { LOOP_PROBE_OUT: path.join(profileDir, "loop.json") } : {}),
+      ...(flags.profile || flags.probe ? { LOOP_PROBE_OUT: path.join(profileDir, "loop.json") } : {}),
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       AUTH_SECRET: randomBytes(24).toString("hex"),
@@ -508,12 +513,18 @@ async function main() {
     "bare",
     [
       ...nodeFlags,
-      ...(flags.profile ? profileArgs(path.join(profileDir, "bare")) : []),
+      ...(flags.profile
+        ? profileArgs(path.join(profileDir, "bare"))
+        : flags.probe
+          ? probeArgs(path.join(profileDir, "bare"))
+          : []),
       path.join(here, "bare-check-server.mjs"),
       String(PORTS.bare),
       redisUrl,
     ],
-    childEnv(flags.profile ? { LOOP_PROBE_OUT: path.join(profileDir, "bare", "loop.json") } : {}),
+    childEnv(
+      flags.profile || flags.probe ? { LOOP_PROBE_OUT: path.join(profileDir, "bare", "loop.json") } : {},
+    ),
   );
   generator = fork(path.join(here, "loadgen.ts"), [], {
     cwd: repoRoot,
@@ -1062,6 +1073,12 @@ async function main() {
   await unlinkKeys(redisUrl, BENCH_KEY_PATTERNS);
 
   let profile: string | undefined;
+  if (flags.probe && !flags.profile) {
+    profile = [
+      `── Breakwater ──\n${loopSummary(path.join(profileDir, "loop.json"))}`,
+      ...(only === "check" ? [`── bare ──\n${loopSummary(path.join(profileDir, "bare", "loop.json"))}`] : []),
+    ].join("\n\n");
+  }
   if (flags.profile) {
     const summary = (dir: string, name: string, requests: number) => {
       const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
@@ -1103,12 +1120,14 @@ async function main() {
   };
   printTable(report as unknown as Report);
   log(`JSON ${JSON.stringify(compact(report as unknown as Report))}`);
-  if (!flags.profile) {
+  if (!flags.profile && !flags.probe) {
     mkdirSync(path.dirname(flags.out!), { recursive: true });
     writeFileSync(flags.out!, `${JSON.stringify(report, null, 2)}\n`);
     log(`results written to ${path.relative(repoRoot, flags.out!)}`);
   } else {
-    log("(profiled run: figures include profiler overhead and are not written to results/latest.json)");
+    log(
+      `(${flags.profile ? "profiled" : "probed"} run: figures include the probe's overhead and are not written to results/latest.json)`,
+    );
     log(profile ?? "");
   }
 }
@@ -1122,6 +1141,12 @@ function profileArgs(dir: string): string[] {
     "--import",
     pathToFileURL(path.join(here, "loop-probe.mjs")).href,
   ];
+}
+
+/** Node flags of a probed server: the event-loop / GC probe alone, without the profiler's overhead. */
+function probeArgs(dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  return ["--import", pathToFileURL(path.join(here, "loop-probe.mjs")).href];
 }
 
 /** Event-loop stalls and GC pauses recorded by loop-probe.mjs, in a few lines. */
