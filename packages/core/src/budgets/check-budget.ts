@@ -89,13 +89,7 @@ export function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<Ch
     const input = withDefaults(raw);
     const runtime = budgetRuntimeCache(deps).cached(input.projectId);
     if (runtime === undefined) return checkLoadingRuntime(deps, input);
-    const estimate = reservationOf(deps, input);
-    const fold = foldOf(deps, input);
-    return evaluate(deps, runtime, input, estimate, fold).then((reply) =>
-      reply[0] !== "REBUILD"
-        ? toResult(runtime, input.agentRunId ?? null, reply)
-        : checkAfterRebuild(deps, runtime, input, estimate, fold, reply),
-    );
+    return evaluate(deps, runtime, input, reservationOf(deps, input), foldOf(deps, input), 1);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -103,30 +97,27 @@ export function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<Ch
 
 async function checkLoadingRuntime(deps: BudgetDeps, input: ParsedInput): Promise<CheckBudgetResult> {
   const runtime = await budgetRuntimeCache(deps).get(input.projectId);
-  const estimate = reservationOf(deps, input);
-  const fold = foldOf(deps, input);
-  const reply = await evaluate(deps, runtime, input, estimate, fold);
-  if (reply[0] !== "REBUILD") return toResult(runtime, input.agentRunId ?? null, reply);
-  return checkAfterRebuild(deps, runtime, input, estimate, fold, reply);
+  return evaluate(deps, runtime, input, reservationOf(deps, input), foldOf(deps, input), 1);
 }
 
-/** Attempts 2 and 3 of a check whose counters Redis had lost: rebuild, then ask again. */
-async function checkAfterRebuild(
+/** Attempts of a check are bounded: Redis lost the counters again after this many rebuilds. */
+const CHECK_ATTEMPTS = 3;
+
+/** After a REBUILD reply: rebuild the missing counters, then ask again (at most CHECK_ATTEMPTS in all). */
+async function rebuildAndRetry(
   deps: BudgetDeps,
   runtime: ProjectBudgetRuntime,
   input: ParsedInput,
   estimate: bigint | null,
   fold: bigint,
-  first: CheckReply,
+  attempt: number,
+  missing: string[],
 ): Promise<CheckBudgetResult> {
-  let reply = first;
-  for (let attempt = 1; attempt < 3; attempt++) {
-    await ensureBudgetBuilt(deps, runtime, reply.slice(1).map(String));
-    reply = await evaluate(deps, runtime, input, estimate, fold);
-    if (reply[0] !== "REBUILD") return toResult(runtime, input.agentRunId ?? null, reply);
+  await ensureBudgetBuilt(deps, runtime, missing.slice(1).map(String));
+  if (attempt >= CHECK_ATTEMPTS) {
+    throw budgetUnavailable(new Error("budget counters kept disappearing during the check"));
   }
-  await ensureBudgetBuilt(deps, runtime, reply.slice(1).map(String));
-  throw budgetUnavailable(new Error("budget counters kept disappearing during the check"));
+  return evaluate(deps, runtime, input, estimate, fold, attempt + 1);
 }
 
 function reservationOf(deps: BudgetDeps, input: ParsedInput): bigint | null {
@@ -163,6 +154,8 @@ interface PreparedRuntime {
   limits: string[];
   /** The run spend cap as script text, null when it cannot bind: hard_deny projects only (spec §1). */
   runCap: string | null;
+  /** Each limited window's limit by its period code, as the script reads it (a double). */
+  limitByCode: Record<string, number>;
   day: number;
   windowKeys: Readonly<Record<Period, string>>;
   /** The check script's KEYS for `day` up to the usage counters of the limited windows. */
@@ -200,6 +193,9 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
       periods,
       limits: periods.map((period) => runtime.limits[period]!.toString()),
       runCap: hard && cap !== null && cap >= 0n ? cap.toString() : null,
+      limitByCode: Object.fromEntries(
+        periods.map((period) => [PERIOD_CODE[period], Number(runtime.limits[period]!)]),
+      ),
       day: Number.NaN,
       windowKeys: currentWindowKeys(nowMs),
       head: [],
@@ -222,7 +218,8 @@ function evaluate(
   input: ParsedInput,
   estimate: bigint | null,
   fold: bigint,
-): Promise<CheckReply> {
+  attempt: number,
+): Promise<CheckBudgetResult> {
   const nowMs = Date.now();
   const p = prepare(runtime, nowMs);
   const runId = input.agentRunId && !isAutoRun(input.agentRunId) ? input.agentRunId : "";
@@ -233,6 +230,8 @@ function evaluate(
   const stopped = input.agentRunId ? runtime.stoppedRuns.has(input.agentRunId) : false;
   const capped = runId !== "" && p.runCap !== null;
   const reserve = estimate !== null;
+  const resId = reserve ? newId("res", nowMs) : null;
+  const est = clamp(estimate ?? 0n);
   const refresh = refreshDue(runtime.projectId, nowMs);
   const folding = fold > 0n;
 
@@ -251,8 +250,8 @@ function evaluate(
         (capped ? 2 : 0) |
         (rules.length > 0 ? 1 : 0)
     ]!,
-    clamp(estimate ?? 0n),
-    reserve ? newId("res", nowMs) : "",
+    est,
+    resId ?? "",
     String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000),
     p.codes,
   ];
@@ -272,35 +271,73 @@ function evaluate(
       String(nowMs + BUDGET_TIMINGS.uncountedHoldMs),
     );
   }
-  return runBudgetScript(deps.redis, CHECK_SCRIPT, scriptKeys, args) as Promise<CheckReply>;
+  return (runBudgetScript(deps.redis, CHECK_SCRIPT, scriptKeys, args) as Promise<CheckReply>).then((reply) =>
+    typeof reply === "string"
+      ? toResult(runtime, p, rules, input.agentRunId ?? null, reply, Number(est), resId)
+      : rebuildAndRetry(deps, runtime, input, estimate, fold, attempt, reply),
+  );
 }
+
+/** The check script's reply: `["REBUILD", marker…]` when counters are missing, else the verdict line. */
+type CheckReply = string | string[];
+
+const PERIOD_OF_CODE: Record<string, DeniedBy> = Object.fromEntries(
+  PERIODS.map((period) => [PERIOD_CODE[period], period]),
+);
 
 /**
- * The check script's reply: `["REBUILD", marker…]`, or [verdict, code, mode, limit, used, remaining,
- * reservation id] with amounts as integer replies (decimal text beyond ±9e15).
+ * The verdict line `verdict|reason|mode|scope|usage|held` as a result. The script names the binding
+ * scope (a window's period code, `r` the run, `t<i>` the i-th matched tag rule, empty for none) and
+ * hands back its settled usage and held amount as stored; the amounts are computed here, in doubles
+ * exactly as the script compared them: used = usage + held, and on allow the estimate on top.
  */
-type CheckReply = (string | number)[];
-
-/** A reply amount in nano-dollars (integer reply, or exact decimal text for huge values). */
-function replyNanos(v: string | number | undefined): bigint | number {
-  return typeof v === "number" ? v : BigInt(v ?? "0");
-}
-
 function toResult(
   runtime: ProjectBudgetRuntime,
+  p: PreparedRuntime,
+  rules: TagRuleRuntime[],
   agentRunId: string | null,
-  reply: CheckReply,
+  reply: string,
+  est: number,
+  reservationId: string | null,
 ): CheckBudgetResult {
-  const [verdict, code, mode, limit, used, remaining, resId] = reply;
-  const stopped = code === "run_stopped";
+  const [verdict, reason, mode, scope, usage, held] = reply.split("|") as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const allowed = verdict === "A";
+  const stopped = reason === "run_stopped";
+  let limit = 0;
+  let used = 0;
+  let remaining = 0;
+  if (scope !== "") {
+    limit =
+      scope === "r"
+        ? Number(p.runCap)
+        : scope.charCodeAt(0) === 116 // "t": a tag rule by its position among the matched ones
+          ? Number(rules[Number(scope.slice(1)) - 1]!.limitNanos)
+          : p.limitByCode[scope]!;
+    // Number("") is 0: no counter, no holds.
+    const settled = Number(usage) + Number(held);
+    if (allowed) {
+      used = settled + est;
+      remaining = limit - settled - est;
+    } else {
+      used = settled;
+      remaining = stopped ? 0 : Math.max(0, limit - settled);
+    }
+  }
   return {
-    allowed: verdict === "A",
+    allowed,
     mode: mode === "h" ? "hard_deny" : mode === "a" ? "alert_only" : runtime.mode,
-    remainingBudget: stopped ? 0 : Math.max(0, nanosToUsd(replyNanos(remaining))),
-    budgetLimit: nanosToUsd(replyNanos(limit)),
-    currentUsage: nanosToUsd(replyNanos(used)),
-    reservationId: verdict === "A" && resId ? String(resId) : null,
-    deniedByPeriod: verdict === "A" ? null : (code as DeniedBy),
+    remainingBudget: stopped ? 0 : Math.max(0, nanosToUsd(remaining)),
+    budgetLimit: nanosToUsd(limit),
+    currentUsage: nanosToUsd(used),
+    reservationId: allowed ? reservationId : null,
+    deniedByPeriod: allowed ? null : reason === "p" ? PERIOD_OF_CODE[scope]! : (reason as DeniedBy),
     runControl:
       stopped && agentRunId ? { reason: runtime.stoppedRuns.get(agentRunId) ?? "manual_kill" } : null,
   };
