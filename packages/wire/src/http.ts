@@ -1,4 +1,4 @@
-import { isStorableText } from "@breakwater/core";
+import { type AuthenticatedKey, isStorableText } from "@breakwater/core";
 
 /**
  * The part of a fetch `Request` the handlers use. A real `Request` satisfies it; the lean Node
@@ -13,6 +13,11 @@ export interface WireRequest {
   readonly body?: ReadableStream<Uint8Array> | null;
   /** Lean-server fast path: the whole body, or null when it exceeded `limit` bytes. */
   readBody?(limit: number): Promise<Uint8Array | null>;
+  /**
+   * The key the router already judged from the `Authorization` header (set by the router before
+   * the handler runs), so the gate does not parse and look it up a second time.
+   */
+  authed?: AuthenticatedKey | Promise<AuthenticatedKey | null>;
 }
 
 /** The path of a request URL (no query string), without allocating a URL object. */

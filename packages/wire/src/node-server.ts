@@ -21,6 +21,7 @@ class NodeHeaders {
 /** A WireRequest over a Node IncomingMessage (no fetch Request allocation on the hot path). */
 class NodeWireRequest implements WireRequest {
   readonly headers: NodeHeaders;
+  authed: WireRequest["authed"] = undefined;
   constructor(private readonly msg: IncomingMessage) {
     this.headers = new NodeHeaders(msg.headers);
   }

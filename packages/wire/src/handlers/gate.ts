@@ -67,7 +67,7 @@ export interface GateOptions {
  */
 export async function gate(ctx: WireContext, req: WireRequest, opts: GateOptions): Promise<Gated> {
   // Warm caches answer synchronously: no promise, no microtask on the hot path.
-  const authed = ctx.auth.authenticate(req.headers.get("authorization"));
+  const authed = req.authed ?? ctx.auth.authenticate(req.headers.get("authorization"));
   const key = authed instanceof Promise ? await authed : authed;
   if (!key) throw new Early(unauthorized());
   if (key.readOnly) throw new Early(readOnlyKey());

@@ -41,7 +41,7 @@ const REFUSED: Promise<WireResult> = Promise.resolve(unauthorized());
  * A write endpoint: its faults answer `unavailable` (retryable 503) and never escape as a 500 body.
  * A request whose key is refused from memory (none, malformed, or outside the known set) is
  * answered here, without entering the handler: under a flood of such requests each costs a header
- * read and a set lookup. The gate judges the key again for everything else (a memory hit).
+ * read and a set lookup. Everything else carries the verdict to the gate (`req.authed`).
  */
 const post = <N extends string>(
   name: N,
@@ -61,6 +61,7 @@ const post = <N extends string>(
       // A lookup in flight: the gate awaits the same single-flight load and answers its failure
       // (503 when Postgres is down); this copy of it must not surface as an unhandled rejection.
       if (authed instanceof Promise) authed.catch(ignore);
+      req.authed = authed;
       return guarded(ctx, req, params);
     },
   };
