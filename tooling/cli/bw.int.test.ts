@@ -252,6 +252,107 @@ describe("bw plan list (answered by the front in SQL)", () => {
   });
 });
 
+describe("bw org, project and key list (answered by the front in SQL)", () => {
+  /** The front's answer and the full CLI's, both forms: the same bytes and exit code. */
+  function expectSameAnswer(...args: string[]) {
+    for (const form of [["--json"], []]) {
+      const front = bw(...args, ...form);
+      const full = bwFull(...args, ...form);
+      expect({ code: front.code, stdout: front.stdout, stderr: front.stderr }).toEqual({
+        code: full.code,
+        stdout: full.stdout,
+        stderr: full.stderr,
+      });
+    }
+  }
+
+  it("prints what core's listings give the full CLI, byte for byte, in both forms", async () => {
+    const slug = `lists-${Date.now().toString(36)}`;
+    const created = JSON.parse(
+      bw("project", "create", "--name", "lists a", "--daily", "7.5", "--monthly", "120.25", "--json").stdout,
+    ) as { project_id: string; organization_id: string; organization_slug: string; key_id: string };
+    expect(bw("org", "create", "--name", "Lists", "--slug", slug, "--plan", "solo").code).toBe(0);
+    // A second project (no daily limit), an archived one, a read-only key, a revoked key, a used key.
+    const second = JSON.parse(
+      bw(
+        "project",
+        "create",
+        "--org",
+        created.organization_id,
+        "--name",
+        "lists b",
+        "--weekly",
+        "3",
+        "--json",
+      ).stdout,
+    ) as { project_id: string };
+    const archived = JSON.parse(
+      bw("project", "create", "--org", created.organization_slug, "--name", "lists gone", "--json").stdout,
+    ) as { project_id: string };
+    await db.project.update({ where: { id: archived.project_id }, data: { archivedAt: new Date() } });
+    const readOnly = JSON.parse(
+      bw("key", "create", "--project", created.project_id, "--name", "ro", "--read-only", "--json").stdout,
+    ) as { key_id: string };
+    const revoked = JSON.parse(
+      bw("key", "create", "--project", created.project_id, "--name", "old", "--json").stdout,
+    ) as { key_id: string };
+    expect(bw("key", "revoke", "--key", revoked.key_id).code).toBe(0);
+    await db.apiKey.update({ where: { id: readOnly.key_id }, data: { lastUsedAt: new Date() } });
+
+    expectSameAnswer("org", "list");
+    expectSameAnswer("project", "list", "--org", created.organization_id);
+    expectSameAnswer("project", "list", "--org", created.organization_slug.toUpperCase());
+    expectSameAnswer("project", "list", "--org", slug); // no projects: "(none)" and []
+    expectSameAnswer("key", "list", "--project", created.project_id);
+    expectSameAnswer("key", "list", "--project", second.project_id);
+
+    const orgs = JSON.parse(bw("org", "list", "--json").stdout) as Record<string, unknown>[];
+    expect(orgs.find((o) => o.organization_id === created.organization_id)).toMatchObject({
+      plan: "team",
+      project_count: 3, // the archived project counts, as in core's listing
+    });
+    expect(orgs.find((o) => o.slug === slug)).toMatchObject({ plan: "solo", project_count: 0 });
+    const projects = JSON.parse(
+      bw("project", "list", "--org", created.organization_id, "--json").stdout,
+    ) as Record<string, unknown>[];
+    expect(projects.map((p) => p.project_id)).toEqual([created.project_id, second.project_id]);
+    expect(projects[0]).toMatchObject({ limits: { daily: 7.5, weekly: null, monthly: 120.25 } });
+    const keys = JSON.parse(bw("key", "list", "--project", created.project_id, "--json").stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(keys.map((k) => k.key_id)).toEqual([created.key_id, readOnly.key_id, revoked.key_id]);
+    expect(keys[1]).toMatchObject({ read_only: true, last_used_at: expect.stringMatching(/Z$/) });
+    expect(keys[2]!.revoked_at).toEqual(expect.stringMatching(/Z$/));
+
+    // The front answered these itself: the full CLI refuses a configuration the front never reads.
+    const odd = { ...process.env, LOG_LEVEL: "nope" };
+    expect(spawnBw(fullCli, ["org", "list"], odd).code).toBe(2);
+    for (const args of [
+      ["org", "list"],
+      ["project", "list", "--org", created.organization_id],
+      ["key", "list", "--project", created.project_id],
+    ]) {
+      expect(spawnBw(cli, args, odd)).toMatchObject({ code: 0, stderr: "" });
+    }
+  });
+
+  it("refuses as the full CLI does: unknown or blank organization, unknown or archived project", async () => {
+    expectSameAnswer("project", "list", "--org", "org_does_not_exist");
+    expectSameAnswer("project", "list", "--org", "no-such-slug");
+    expectSameAnswer("project", "list", "--org", "  ");
+    expectSameAnswer("key", "list", "--project", "proj_does_not_exist");
+    const gone = JSON.parse(bw("project", "create", "--name", "gone", "--json").stdout) as {
+      project_id: string;
+    };
+    await db.project.update({ where: { id: gone.project_id }, data: { archivedAt: new Date() } });
+    expectSameAnswer("key", "list", "--project", gone.project_id);
+    const r = bw("project", "list", "--org", "no-such-slug");
+    expect(r).toMatchObject({ code: 1, stdout: "", stderr: "bw: Organization not found\n" });
+    expect(bw("project", "list", "--org", "  ")).toMatchObject({ code: 2, stdout: "" });
+  });
+});
+
 describe("bw operator commands", () => {
   it("set-plan, override set/clear and plan show go through core's validation and audit", async () => {
     const slug = `ops-${Date.now().toString(36)}`;

@@ -1,6 +1,5 @@
 /** The admin CLI's commands: each calls core with the system caller and renders both output forms. */
 import {
-  type ApiKeyDto,
   type Ctx,
   clearEntitlementOverride,
   createApiKey,
@@ -24,7 +23,15 @@ import {
 import { hashPassword } from "better-auth/crypto";
 import type { FlagValue } from "./parse";
 import { UsageError } from "./parse";
-import { planListResult, type Result, table } from "./render";
+import {
+  formatLimits,
+  keyJson,
+  keyListResult,
+  orgListResult,
+  planListResult,
+  projectListResult,
+  type Result,
+} from "./render";
 
 export type { Result } from "./render";
 
@@ -52,21 +59,7 @@ export async function orgCreate(ctx: Ctx, v: Values): Promise<Result> {
 }
 
 export async function orgList(ctx: Ctx): Promise<Result> {
-  const orgs = await listOrganizations(ctx);
-  return {
-    human: table(
-      ["ID", "SLUG", "NAME", "PLAN", "PROJECTS"],
-      orgs.map((o) => [o.id, o.slug, o.name, o.planSlug ?? "-", String(o.projectCount)]),
-    ),
-    json: orgs.map((o) => ({
-      organization_id: o.id,
-      name: o.name,
-      slug: o.slug,
-      plan: o.planSlug,
-      project_count: o.projectCount,
-      created_at: o.createdAt,
-    })),
-  };
+  return orgListResult(await listOrganizations(ctx));
 }
 
 /** Creates the project and its first key; with no --org, in a fresh team-plan organization (test/bench seeding). */
@@ -114,21 +107,7 @@ export async function projectCreate(ctx: Ctx, v: Values): Promise<Result> {
 
 export async function projectList(ctx: Ctx, v: Values): Promise<Result> {
   const org = await getOrganization(ctx, { ref: str(v.org)! });
-  const projects = await listProjects(ctx, org.id);
-  return {
-    human: table(
-      ["ID", "NAME", "MODE", "LIMITS"],
-      projects.map((p) => [p.id, p.name, p.mode, formatLimits(p.limits)]),
-    ),
-    json: projects.map((p) => ({
-      project_id: p.id,
-      organization_id: p.organizationId,
-      name: p.name,
-      mode: p.mode,
-      limits: p.limits,
-      created_at: p.createdAt,
-    })),
-  };
+  return projectListResult(await listProjects(ctx, org.id));
 }
 
 export async function keyCreate(ctx: Ctx, v: Values): Promise<Result> {
@@ -147,21 +126,7 @@ export async function keyCreate(ctx: Ctx, v: Values): Promise<Result> {
 }
 
 export async function keyList(ctx: Ctx, v: Values): Promise<Result> {
-  const keys = await listApiKeys(ctx, str(v.project)!);
-  return {
-    human: table(
-      ["ID", "PREFIX", "NAME", "ACCESS", "STATUS", "LAST USED"],
-      keys.map((k) => [
-        k.id,
-        k.prefix,
-        k.name,
-        k.readOnly ? "read-only" : "read-write",
-        k.revokedAt ? "revoked" : k.expiresAt && new Date(k.expiresAt) <= new Date() ? "expired" : "active",
-        k.lastUsedAt ?? "never",
-      ]),
-    ),
-    json: keys.map(keyJson),
-  };
+  return keyListResult(await listApiKeys(ctx, str(v.project)!));
 }
 
 export async function keyRevoke(ctx: Ctx, v: Values): Promise<Result> {
@@ -297,25 +262,4 @@ export async function operatorSetupLink(ctx: Ctx, publicUrl: string): Promise<Re
     human: `${url}\nOne-time link to create the operator account; valid until ${issued.expiresAt.toISOString()}.`,
     json: { url, token: issued.token, expires_at: issued.expiresAt.toISOString() },
   };
-}
-
-function keyJson(k: ApiKeyDto) {
-  return {
-    key_id: k.id,
-    project_id: k.projectId,
-    name: k.name,
-    prefix: k.prefix,
-    read_only: k.readOnly,
-    created_at: k.createdAt,
-    last_used_at: k.lastUsedAt,
-    expires_at: k.expiresAt,
-    revoked_at: k.revokedAt,
-  };
-}
-
-function formatLimits(l: ProjectDto["limits"]): string {
-  const parts = (["daily", "weekly", "monthly"] as const)
-    .filter((p) => l[p] !== null)
-    .map((p) => `${p} $${l[p]}`);
-  return parts.length ? parts.join(", ") : "none";
 }

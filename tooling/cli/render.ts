@@ -1,5 +1,7 @@
 /** Output of CLI commands: both forms (a human table, one JSON value), free of database code. */
+import type { ApiKeyDto } from "@breakwater/core";
 import type { PlanDto } from "@breakwater/core/plans/list-plans";
+import type { OrganizationListDto, ProjectDto } from "@breakwater/core/tenancy/tenancy-rows";
 
 export interface Result {
   human: string;
@@ -45,4 +47,79 @@ export function planListResult(plans: PlanDto[]): Result {
       archived: p.archived,
     })),
   };
+}
+
+/** `org list`: every organization, oldest first. */
+export function orgListResult(orgs: OrganizationListDto[]): Result {
+  return {
+    human: table(
+      ["ID", "SLUG", "NAME", "PLAN", "PROJECTS"],
+      orgs.map((o) => [o.id, o.slug, o.name, o.planSlug ?? "-", String(o.projectCount)]),
+    ),
+    json: orgs.map((o) => ({
+      organization_id: o.id,
+      name: o.name,
+      slug: o.slug,
+      plan: o.planSlug,
+      project_count: o.projectCount,
+      created_at: o.createdAt,
+    })),
+  };
+}
+
+/** `project list`: an organization's live projects, oldest first. */
+export function projectListResult(projects: ProjectDto[]): Result {
+  return {
+    human: table(
+      ["ID", "NAME", "MODE", "LIMITS"],
+      projects.map((p) => [p.id, p.name, p.mode, formatLimits(p.limits)]),
+    ),
+    json: projects.map((p) => ({
+      project_id: p.id,
+      organization_id: p.organizationId,
+      name: p.name,
+      mode: p.mode,
+      limits: p.limits,
+      created_at: p.createdAt,
+    })),
+  };
+}
+
+/** `key list`: a project's keys, oldest first, never the secret; a key's status as of `now`. */
+export function keyListResult(keys: ApiKeyDto[], now = new Date()): Result {
+  return {
+    human: table(
+      ["ID", "PREFIX", "NAME", "ACCESS", "STATUS", "LAST USED"],
+      keys.map((k) => [
+        k.id,
+        k.prefix,
+        k.name,
+        k.readOnly ? "read-only" : "read-write",
+        k.revokedAt ? "revoked" : k.expiresAt && new Date(k.expiresAt) <= now ? "expired" : "active",
+        k.lastUsedAt ?? "never",
+      ]),
+    ),
+    json: keys.map(keyJson),
+  };
+}
+
+export function keyJson(k: ApiKeyDto) {
+  return {
+    key_id: k.id,
+    project_id: k.projectId,
+    name: k.name,
+    prefix: k.prefix,
+    read_only: k.readOnly,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+  };
+}
+
+export function formatLimits(l: ProjectDto["limits"]): string {
+  const parts = (["daily", "weekly", "monthly"] as const)
+    .filter((p) => l[p] !== null)
+    .map((p) => `${p} $${l[p]}`);
+  return parts.length ? parts.join(", ") : "none";
 }

@@ -3,8 +3,11 @@ import { recordAudit } from "../audit/record-audit";
 import { type Ctx, requireRole } from "../context";
 import { notFound } from "../errors";
 import { newId } from "../ids";
+import { toApiKeyDto } from "../tenancy/tenancy-rows";
 import { displayPrefix, hashApiKey, mintApiKey } from "./api-key-format";
 import { invalidateApiKey } from "./invalidate-api-key";
+
+export { toApiKeyDto };
 
 export const createApiKeyInput = z.object({
   projectId: z.string().min(1),
@@ -70,28 +73,4 @@ export async function createApiKey(
     ctx.log.warn({ err, keyId: id }, "new key not announced to SDK API replicas; found by lookup instead"),
   );
   return { apiKey, key: toApiKeyDto(row) };
-}
-
-export function toApiKeyDto(row: {
-  id: string;
-  projectId: string;
-  name: string;
-  prefix: string;
-  readOnly: boolean;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}): ApiKeyDto {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    name: row.name,
-    prefix: row.prefix,
-    readOnly: row.readOnly,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    revokedAt: row.revokedAt?.toISOString() ?? null,
-  };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
 import type { OrganizationDto } from "./create-organization";
+import { organizationRef } from "./tenancy-rows";
 
 export const getOrganizationInput = z.object({
   /** An organization id (`org_…`) or its slug. */
@@ -15,9 +16,8 @@ export type GetOrganizationInput = z.input<typeof getOrganizationInput>;
  */
 export async function getOrganization(ctx: Ctx, raw: GetOrganizationInput): Promise<OrganizationDto> {
   const { ref } = getOrganizationInput.parse(raw);
-  // Ids carry the `org_` prefix and slugs cannot contain "_", so the two never collide.
   const org = await ctx.db.organization.findUnique({
-    where: ref.startsWith("org_") ? { id: ref } : { slug: ref.toLowerCase() },
+    where: organizationRef(ref),
     include: { subscription: { include: { plan: true } } },
   });
   if (!org || (ctx.organizationId && ctx.organizationId !== org.id)) throw notFound("Organization");
