@@ -12,11 +12,7 @@ import { errorInfo } from "@/features/operator/format";
 import { FieldError } from "@/features/operator/plans-console";
 import { useTRPC } from "@/lib/trpc/client";
 import { useMounted } from "@/lib/use-mounted";
-import { MODE_HELP, MODE_LABEL } from "./format";
-
-type Mode = "alert_only" | "hard_deny";
-const PERIODS = ["daily", "weekly", "monthly"] as const;
-type Period = (typeof PERIODS)[number];
+import { type Mode, ModeField, type Period, PeriodLimitsField, UsdInput } from "./budget-fields";
 
 export interface BudgetSettings {
   mode: Mode;
@@ -45,7 +41,8 @@ export function firstError(errors: Record<string, string>, prefix: string): stri
   return key ? errors[key] : undefined;
 }
 
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** A stored amount as the field shows it: empty for none. */
+const amountText = (usd: number | null) => (usd === null ? "" : String(usd));
 
 /** Mode, period limits, threshold alerts and the run cap: editable by members, read-only for viewers. */
 export function BudgetSettingsForm({ projectId, canManage }: { projectId: string; canManage: boolean }) {
@@ -123,62 +120,22 @@ function SettingsFields({
         </p>
       ) : null}
       <fieldset disabled={disabled} className="space-y-6">
-        <fieldset>
-          <legend className="mb-1.5 text-[13px] font-medium text-zinc-800">Mode</legend>
-          <div className="grid gap-3 sm:grid-cols-2">
-            {(Object.keys(MODE_LABEL) as Mode[]).map((m) => (
-              <label
-                key={m}
-                className="flex cursor-pointer gap-3 rounded-lg border border-zinc-200 bg-white p-3.5 shadow-xs transition-colors hover:border-zinc-300 has-[:checked]:border-brand-500 has-[:checked]:ring-3 has-[:checked]:ring-brand-100 has-[:disabled]:cursor-default"
-              >
-                <input
-                  type="radio"
-                  name="mode"
-                  value={m}
-                  defaultChecked={initial.mode === m}
-                  className="mt-0.5 accent-brand-600"
-                />
-                <span>
-                  <span className="block text-[13px] font-medium text-zinc-900">{MODE_LABEL[m]}</span>
-                  <span className="mt-0.5 block text-xs leading-relaxed text-zinc-500">{MODE_HELP[m]}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ModeField defaultMode={initial.mode} />
 
-        <fieldset>
-          <legend className="mb-1 text-[13px] font-medium text-zinc-800">Period limits</legend>
-          <p className="mb-3 text-xs text-zinc-500">
-            USD per UTC day, ISO week and calendar month. Leave a period empty for no limit; keep at least
-            one.
-          </p>
-          <div className="grid gap-3 sm:grid-cols-3">
-            {PERIODS.map((p) => (
-              <div key={p} data-testid={`field-limit-${p}`}>
-                <Label htmlFor={`limit-${p}`}>{`${capitalize(p)} limit`}</Label>
-                <div className="relative">
-                  <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-[13px] text-zinc-400">
-                    $
-                  </span>
-                  <Input
-                    id={`limit-${p}`}
-                    name={`limit-${p}`}
-                    inputMode="decimal"
-                    placeholder="No limit"
-                    className="pl-6 tabular-nums"
-                    defaultValue={initial.limits[p] === null ? "" : String(initial.limits[p])}
-                    aria-invalid={fieldErrors[`limits.${p}`] ? true : undefined}
-                  />
-                </div>
-                <FieldError message={fieldErrors[`limits.${p}`]} />
-              </div>
-            ))}
-          </div>
-          <div data-testid="field-limits">
-            <FieldError message={fieldErrors.limits} />
-          </div>
-        </fieldset>
+        <PeriodLimitsField
+          hint="USD per UTC day, ISO week and calendar month. Leave a period empty for no limit; keep at least one."
+          defaults={{
+            daily: amountText(initial.limits.daily),
+            weekly: amountText(initial.limits.weekly),
+            monthly: amountText(initial.limits.monthly),
+          }}
+          errors={{
+            daily: fieldErrors["limits.daily"],
+            weekly: fieldErrors["limits.weekly"],
+            monthly: fieldErrors["limits.monthly"],
+          }}
+          error={fieldErrors.limits}
+        />
 
         <div className="grid gap-5 sm:grid-cols-2">
           <div data-testid="field-thresholds">
@@ -199,20 +156,13 @@ function SettingsFields({
           </div>
           <div data-testid="field-run-cap">
             <Label htmlFor="run-cap">Run spend cap</Label>
-            <div className="relative">
-              <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-[13px] text-zinc-400">
-                $
-              </span>
-              <Input
-                id="run-cap"
-                name="run-cap"
-                inputMode="decimal"
-                placeholder="No cap"
-                className="pl-6 tabular-nums"
-                defaultValue={initial.runSpendCapUsd === null ? "" : String(initial.runSpendCapUsd)}
-                aria-invalid={fieldErrors.runSpendCapUsd ? true : undefined}
-              />
-            </div>
+            <UsdInput
+              id="run-cap"
+              name="run-cap"
+              placeholder="No cap"
+              defaultValue={amountText(initial.runSpendCapUsd)}
+              aria-invalid={fieldErrors.runSpendCapUsd ? true : undefined}
+            />
             <FieldError message={fieldErrors.runSpendCapUsd} />
             <Hint>
               Lifetime spend allowed to one agent run (hard deny projects refuse its calls past it).
