@@ -95,8 +95,8 @@ export function EndpointsPanel({ canManage, planName }: { canManage: boolean; pl
                   s && !s.breakerWebhooks
                     ? "Endpoints come with a plan that includes breaker webhooks."
                     : canManage
-                      ? "Add an endpoint to receive circuit_breaker_opened and circuit_breaker_closed events, signed per the Standard Webhooks spec."
-                      : "An admin can add one. Endpoints receive circuit_breaker_opened and circuit_breaker_closed events."
+                      ? "Add an endpoint to receive provider incidents, breaker changes and budget threshold alerts, signed per the Standard Webhooks spec."
+                      : "An admin can add one. Endpoints receive provider incidents, breaker changes and budget threshold alerts."
                 }
               />
             }

@@ -16,8 +16,9 @@ app.post("/breakwater", express.raw({ type: "application/json" }), (req, res) =>
   } catch {
     return res.status(400).send("bad signature");
   }
-  // event.type is "circuit_breaker_opened" or "circuit_breaker_closed";
-  // the webhook-id header stays the same on retries and replays: deduplicate on it.
+  // event.type is one this endpoint subscribes to: provider_incident_opened, _updated, _resolved,
+  // circuit_breaker_opened, _closed, budget_threshold_crossed (schemas: Webhooks → Event types).
+  // The webhook-id header stays the same on retries and replays: deduplicate on it.
   res.status(204).end();
 });`;
 
@@ -34,7 +35,9 @@ async def breakwater(request: Request):
         event = wh.verify(await request.body(), dict(request.headers))
     except Exception:
         return Response(status_code=400)
-    # event["type"]: "circuit_breaker_opened" or "circuit_breaker_closed"
+    # event["type"]: one this endpoint subscribes to (provider_incident_opened, _updated,
+    # _resolved, circuit_breaker_opened, _closed, budget_threshold_crossed); the webhook-id
+    # header stays the same on retries and replays: deduplicate on it.
     return Response(status_code=204)`;
 
 /** A signing secret shown once (after create or rotate) with a copy button and how to verify with it. */

@@ -19,7 +19,7 @@ export default async function WebhooksPage() {
     <div className="space-y-6">
       <PageHeader
         title="Webhooks"
-        description={`Get paged when a provider's breaker opens or closes. Messages are signed per the Standard Webhooks spec; a failed delivery is retried ${RETRY_SCHEDULE_TEXT}.`}
+        description={`Get paged once per provider outage (an incident opens, then resolves), on breaker changes and on budget thresholds; each endpoint picks its event types. Messages are signed per the Standard Webhooks spec; a failed delivery is retried ${RETRY_SCHEDULE_TEXT}.`}
       />
       <WebhooksNav />
       <HydrateClient>
