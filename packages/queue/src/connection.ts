@@ -124,6 +124,20 @@ export function createRedisClient(
 }
 
 /**
+ * A connection to one node of `cluster` (host and port from its slot map), with the node options
+ * the cluster's own connections have — credentials and TLS included. For what must be pinned to
+ * the node owning a slot, such as a sharded subscription (SSUBSCRIBE is served by that node only).
+ */
+export function createClusterNodeClient(
+  cluster: Cluster,
+  host: string,
+  port: number,
+  options: RedisOptions = {},
+): Redis {
+  return new Redis({ ...(cluster.options.redisOptions ?? {}), ...options, host, port });
+}
+
+/**
  * Creates an ioredis connection for the target tuned for its role (see RedisRole). Kept for the
  * queue code's callers: the same as createRedisClient.
  */

@@ -1,5 +1,11 @@
-import { type Cluster, Redis, type RedisOptions } from "ioredis";
-import { createRedisClient, isCluster, type RedisClient, type RedisTarget } from "./connection";
+import type { Cluster, Redis } from "ioredis";
+import {
+  createClusterNodeClient,
+  createRedisClient,
+  isCluster,
+  type RedisClient,
+  type RedisTarget,
+} from "./connection";
 
 /** CRC16-XMODEM, the checksum Redis Cluster hashes keys with. */
 function crc16(bytes: Uint8Array): number {
@@ -319,11 +325,7 @@ class ShardSubscription {
 
   private async connect(): Promise<void> {
     const { host, port } = await this.owner();
-    const nodeOptions = (this.cluster.options.redisOptions ?? {}) as RedisOptions;
-    const conn = new Redis({
-      ...nodeOptions,
-      host,
-      port,
+    const conn = createClusterNodeClient(this.cluster, host, port, {
       connectionName: this.connectionName,
       // Reconnection is ours: the slot may be on another node by then.
       retryStrategy: () => null,
