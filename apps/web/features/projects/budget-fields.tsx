@@ -13,6 +13,11 @@ export type Mode = "alert_only" | "hard_deny";
 export const PERIODS = ["daily", "weekly", "monthly"] as const;
 export type Period = (typeof PERIODS)[number];
 
+/** One value per period window. */
+export function perPeriod<T>(f: (p: Period) => T): Record<Period, T> {
+  return { daily: f("daily"), weekly: f("weekly"), monthly: f("monthly") };
+}
+
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The budget mode: alert only or hard deny, each with what it does. */

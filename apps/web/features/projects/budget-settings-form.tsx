@@ -12,7 +12,7 @@ import { errorInfo } from "@/features/operator/format";
 import { FieldError } from "@/features/operator/plans-console";
 import { useTRPC } from "@/lib/trpc/client";
 import { useMounted } from "@/lib/use-mounted";
-import { type Mode, ModeField, type Period, PeriodLimitsField, UsdInput } from "./budget-fields";
+import { type Mode, ModeField, type Period, PeriodLimitsField, perPeriod, UsdInput } from "./budget-fields";
 
 export interface BudgetSettings {
   mode: Mode;
@@ -100,11 +100,7 @@ function SettingsFields({
         update.mutate({
           projectId,
           mode: form.get("mode") === "hard_deny" ? "hard_deny" : "alert_only",
-          limits: {
-            daily: amountOrNull(String(form.get("limit-daily") ?? "")),
-            weekly: amountOrNull(String(form.get("limit-weekly") ?? "")),
-            monthly: amountOrNull(String(form.get("limit-monthly") ?? "")),
-          },
+          limits: perPeriod((p) => amountOrNull(String(form.get(`limit-${p}`) ?? ""))),
           thresholds: parseThresholds(String(form.get("thresholds") ?? "")),
           runSpendCapUsd: amountOrNull(String(form.get("run-cap") ?? "")),
         });
@@ -124,16 +120,8 @@ function SettingsFields({
 
         <PeriodLimitsField
           hint="USD per UTC day, ISO week and calendar month. Leave a period empty for no limit; keep at least one."
-          defaults={{
-            daily: amountText(initial.limits.daily),
-            weekly: amountText(initial.limits.weekly),
-            monthly: amountText(initial.limits.monthly),
-          }}
-          errors={{
-            daily: fieldErrors["limits.daily"],
-            weekly: fieldErrors["limits.weekly"],
-            monthly: fieldErrors["limits.monthly"],
-          }}
+          defaults={perPeriod((p) => amountText(initial.limits[p]))}
+          errors={perPeriod((p) => fieldErrors[`limits.${p}`])}
           error={fieldErrors.limits}
         />
 

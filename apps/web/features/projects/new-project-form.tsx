@@ -7,7 +7,7 @@ import { Button, ButtonLink } from "@/components/ui/button";
 import { FormError, Hint, Input, Label } from "@/components/ui/form";
 import { useTRPC } from "@/lib/trpc/client";
 import { useMounted } from "@/lib/use-mounted";
-import { type Mode, ModeField, PERIODS, type Period, PeriodLimitsField } from "./budget-fields";
+import { type Mode, ModeField, PERIODS, PeriodLimitsField, perPeriod } from "./budget-fields";
 
 function parseLimit(raw: string): number | undefined {
   const v = raw.trim();
@@ -39,9 +39,7 @@ export function NewProjectForm() {
         const form = new FormData(e.currentTarget);
         const name = String(form.get("name") ?? "");
         const mode = (form.get("mode") === "hard_deny" ? "hard_deny" : "alert_only") satisfies Mode;
-        const parsed = Object.fromEntries(
-          PERIODS.map((p) => [p, parseLimit(String(form.get(`limit-${p}`) ?? ""))]),
-        ) as Record<Period, number | undefined>;
+        const parsed = perPeriod((p) => parseLimit(String(form.get(`limit-${p}`) ?? "")));
         if (PERIODS.every((p) => parsed[p] === undefined)) {
           setLocalError("Set at least one period limit (daily, weekly or monthly).");
           return;
