@@ -36,23 +36,18 @@ export function pathOf(url: string): string {
   return url.slice(start, end) || "/";
 }
 
-export class BodyTooLarge extends Error {}
-
-const wholeBody = (bytes: Uint8Array | null): Uint8Array => {
-  if (bytes === null) throw new BodyTooLarge();
-  return bytes;
-};
-
-/** Reads the request body, refusing (BodyTooLarge) past `limit` bytes without buffering more. */
-export function readBody(req: WireRequest, limit: number): Promise<Uint8Array> {
+/**
+ * Reads the request body: the bytes, or null past `limit` bytes (refused without buffering more).
+ * The lean server hands over the whole body in one promise, no async frame and no extra hop.
+ */
+export function readBody(req: WireRequest, limit: number): Promise<Uint8Array | null> {
   const declared = req.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) return Promise.reject(new BodyTooLarge());
-  // The lean server hands over the whole body: one promise, no async frame.
-  if (req.readBody) return req.readBody(limit).then(wholeBody);
+  if (declared !== null && Number(declared) > limit) return Promise.resolve(null);
+  if (req.readBody) return req.readBody(limit);
   return readStream(req, limit);
 }
 
-async function readStream(req: WireRequest, limit: number): Promise<Uint8Array> {
+async function readStream(req: WireRequest, limit: number): Promise<Uint8Array | null> {
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -63,7 +58,7 @@ async function readStream(req: WireRequest, limit: number): Promise<Uint8Array> 
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge();
+      return null;
     }
     chunks.push(value);
   }

@@ -186,6 +186,17 @@ describe("checkBudget scoped rules", () => {
     expect((await check(alert, 1, { agentRunId: "run-a" })).allowed).toBe(true);
   });
 
+  it("keeps a run id of any characters exact on its way to Redis (multi-byte text in the encoded command)", async () => {
+    const p = await project({ mode: "hard_deny", limits: { monthly: 1000 }, runCapUsd: 4 });
+    const run = "run-ü-運行-🚀 with spaces|and,commas";
+    expect((await check(p, 1, { agentRunId: run })).allowed).toBe(true);
+    // The hold is counted under exactly that run: the same id now meets its cap, a sibling does not.
+    expect(await check(p, 1, { agentRunId: run })).toMatchObject({ allowed: false, deniedByPeriod: "agent_run" });
+    expect((await check(p, 1, { agentRunId: `${run}x` })).allowed).toBe(true);
+    const held = await env.redis.hget(budgetKeys(p).heldSums, `r:${run}`);
+    expect(Number(held)).toBe(3_000_000_000);
+  });
+
   it("counts a confirmed run spend against the run cap before its event is ingested", async () => {
     const p = await project({ mode: "hard_deny", limits: { monthly: 1000 }, runCapUsd: 10 });
     const r = await check(p, 1, { agentRunId: "burner" });

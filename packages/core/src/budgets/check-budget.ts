@@ -7,7 +7,7 @@ import {
   selectorMatches,
   type TagRuleRuntime,
 } from "./budget-runtime";
-import { CHECK_SCRIPT, runBudgetScript } from "./lua";
+import { CHECK_SCRIPT, respBulk, respBulkAscii, runEncodedScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
@@ -36,24 +36,8 @@ export interface CheckBudgetInput {
   uncountedTokens?: number;
 }
 
-type ParsedInput = Required<Omit<CheckBudgetInput, "agentRunId" | "tags">> &
-  Pick<CheckBudgetInput, "agentRunId" | "tags">;
-
-function withDefaults(i: CheckBudgetInput): ParsedInput {
-  return {
-    projectId: i.projectId,
-    provider: i.provider,
-    model: i.model,
-    estimatedInputTokens: i.estimatedInputTokens,
-    fallbackProviders: i.fallbackProviders ?? [],
-    fallbackModels: i.fallbackModels ?? [],
-    modality: i.modality ?? "text",
-    agentRunId: i.agentRunId,
-    tags: i.tags,
-    uncountedCalls: i.uncountedCalls ?? 0,
-    uncountedTokens: i.uncountedTokens ?? 0,
-  };
-}
+/** The input as the check reads it: optional fields take their defaults where they are read (no copy per check). */
+type ParsedInput = CheckBudgetInput;
 
 export type DeniedBy = "daily" | "weekly" | "monthly" | "agent_run" | "tag" | "run_stopped";
 
@@ -82,11 +66,10 @@ const MAX_SCRIPT_NANOS = BigInt(Number.MAX_SAFE_INTEGER);
  * the project's counters (then they are rebuilt first). Throws BUDGET_UNAVAILABLE fast when Redis
  * cannot answer.
  */
-export function checkBudget(deps: BudgetDeps, raw: CheckBudgetInput): Promise<CheckBudgetResult> {
+export function checkBudget(deps: BudgetDeps, input: CheckBudgetInput): Promise<CheckBudgetResult> {
   // Written without async frames for the common case (warm runtime, counters in Redis): the check
   // is the hot path, and every frame is a promise and a microtask. Failures still reject.
   try {
-    const input = withDefaults(raw);
     const runtime = budgetRuntimeCache(deps).cached(input.projectId);
     if (runtime === undefined) return checkLoadingRuntime(deps, input);
     return evaluate(deps, runtime, input, reservationOf(deps, input), foldOf(deps, input), 1);
@@ -124,19 +107,20 @@ function reservationOf(deps: BudgetDeps, input: ParsedInput): bigint | null {
   return deps.pricing.reservationNanos({
     provider: input.provider,
     model: input.model,
-    modality: input.modality,
+    modality: input.modality ?? "text",
     estimatedInputTokens: input.estimatedInputTokens,
     outputTokenBound: deps.config.DEFAULT_OUTPUT_TOKEN_BOUND,
   });
 }
 
 function foldOf(deps: BudgetDeps, input: ParsedInput): bigint {
-  if (input.uncountedTokens <= 0) return 0n;
+  const tokens = input.uncountedTokens ?? 0;
+  if (tokens <= 0) return 0n;
   return (
     deps.pricing.uncountedTokensNanos({
       provider: input.provider,
       model: input.model,
-      tokens: input.uncountedTokens,
+      tokens,
     }) ?? 0n
   );
 }
@@ -160,6 +144,10 @@ interface PreparedRuntime {
   windowKeys: Readonly<Record<Period, string>>;
   /** The check script's KEYS for `day` up to the usage counters of the limited windows. */
   head: string[];
+  /** `head` as RESP bulk strings. */
+  headResp: string;
+  /** `codes` and `limits` (the arguments after the reservation expiry) as RESP bulk strings. */
+  limitsResp: string;
 }
 
 const prepared = new WeakMap<ProjectBudgetRuntime, PreparedRuntime>();
@@ -199,7 +187,10 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
       day: Number.NaN,
       windowKeys: currentWindowKeys(nowMs),
       head: [],
+      headResp: "",
+      limitsResp: "",
     };
+    p.limitsResp = [p.codes, ...p.limits].map(respBulkAscii).join("");
     prepared.set(runtime, p);
   }
   if (p.day !== day) {
@@ -208,6 +199,7 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
     p.day = day;
     p.windowKeys = w;
     p.head = [k.built, k.holds, k.holdRecords, k.heldSums, ...p.periods.map((period) => k.usage(w[period]))];
+    p.headResp = p.head.map(respBulk).join("");
   }
   return p;
 }
@@ -235,11 +227,22 @@ function evaluate(
   const refresh = refreshDue(runtime.projectId, nowMs);
   const folding = fold > 0n;
 
+  // The script's KEYS and ARGV, and the same as RESP bulk strings: the project's key names and
+  // limits are encoded once (PreparedRuntime), each check encodes only its own values.
   const scriptKeys = p.head.slice();
-  if (capped) scriptKeys.push(p.keys.run(runId));
-  for (const r of rules) scriptKeys.push(p.keys.tag(r.ref, p.windowKeys[r.period]));
-  const args: string[] = [
-    String(nowMs),
+  let encoded = p.headResp;
+  if (capped) {
+    const runKey = p.keys.run(runId);
+    scriptKeys.push(runKey);
+    encoded += respBulk(runKey);
+  }
+  for (const r of rules) {
+    const tagKey = p.keys.tag(r.ref, p.windowKeys[r.period]);
+    scriptKeys.push(tagKey);
+    encoded += respBulk(tagKey);
+  }
+  const now = String(nowMs);
+  const flags =
     FLAGS[
       (p.hard ? 128 : 0) |
         (reserve ? 64 : 0) |
@@ -249,14 +252,19 @@ function evaluate(
         (runId !== "" ? 4 : 0) |
         (capped ? 2 : 0) |
         (rules.length > 0 ? 1 : 0)
-    ]!,
-    est,
-    resId ?? "",
-    String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000),
-    p.codes,
-  ];
+    ]!;
+  const expires = String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000);
+  const args: string[] = [now, flags, est, resId ?? "", expires, p.codes];
   for (const limit of p.limits) args.push(limit);
+  encoded +=
+    respBulkAscii(now) +
+    respBulkAscii(flags) +
+    respBulkAscii(est) +
+    respBulkAscii(resId ?? "") +
+    respBulkAscii(expires) +
+    p.limitsResp;
   // Only what this check has travels: most checks name no run and match no tag rule.
+  const optionalFrom = args.length;
   if (runId !== "") args.push(runId);
   if (capped) args.push(p.runCap!);
   if (rules.length > 0) {
@@ -271,15 +279,13 @@ function evaluate(
       String(nowMs + BUDGET_TIMINGS.uncountedHoldMs),
     );
   }
-  return (runBudgetScript(deps.redis, CHECK_SCRIPT, scriptKeys, args) as Promise<CheckReply>).then((reply) =>
+  for (let i = optionalFrom; i < args.length; i++) encoded += respBulk(args[i]!);
+  return runEncodedScript(deps.redis, CHECK_SCRIPT, scriptKeys, args, encoded, (reply) =>
     typeof reply === "string"
       ? toResult(runtime, p, rules, input.agentRunId ?? null, reply, Number(est), resId)
-      : rebuildAndRetry(deps, runtime, input, estimate, fold, attempt, reply),
+      : rebuildAndRetry(deps, runtime, input, estimate, fold, attempt, reply as string[]),
   );
 }
-
-/** The check script's reply: `["REBUILD", marker…]` when counters are missing, else the verdict line. */
-type CheckReply = string | string[];
 
 const PERIOD_OF_CODE: Record<string, DeniedBy> = Object.fromEntries(
   PERIODS.map((period) => [PERIOD_CODE[period], period]),

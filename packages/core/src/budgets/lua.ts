@@ -503,6 +503,30 @@ class FlatCommand extends Command {
   }
 }
 
+/** A RESP bulk string. */
+export function respBulk(text: string): string {
+  return `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
+}
+
+/** A RESP bulk string of text known to be ASCII (decimal numbers, ids, flags, key names built from them). */
+export function respBulkAscii(text: string): string {
+  return `$${text.length}\r\n${text}\r\n`;
+}
+
+/**
+ * An EVALSHA whose request is already encoded: the caller keeps the bulk strings of what does not
+ * change between its calls (a project's key names and limits) and encodes only the rest, where
+ * ioredis would measure and format every argument of every call again.
+ */
+class EncodedEvalsha extends Command {
+  constructor(private readonly resp: string) {
+    super("evalsha", NO_ARGS, UTF8_REPLIES);
+  }
+  override toWritable(): string {
+    return this.resp;
+  }
+}
+
 const throwBudgetUnavailable = (err: unknown): never => {
   throw asBudgetUnavailable(err);
 };
@@ -539,6 +563,42 @@ export function runBudgetScript(
   return sent.then(undefined, (err: unknown) => {
     if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
       return redis.eval(s.source, keys.length, ...keys, ...args).then(undefined, throwBudgetUnavailable);
+    }
+    return throwBudgetUnavailable(err);
+  });
+}
+
+/**
+ * `runBudgetScript(redis, s, keys, args).then(onReply)` for a caller that has also encoded keys
+ * and args as RESP bulk strings, in order (`encoded`): on a self-bounded client without a key
+ * prefix the command is written as encoded and its reply handed to `onReply` in the same
+ * continuation that maps failures; otherwise, and for the NOSCRIPT retry, `keys` and `args` are sent.
+ */
+export function runEncodedScript<T>(
+  redis: RedisClient,
+  s: LuaScript,
+  keys: string[],
+  args: string[],
+  encoded: string,
+  onReply: (reply: unknown) => T | Promise<T>,
+): Promise<T> {
+  if (!isSelfBounded(redis) || redis.options.keyPrefix)
+    return runBudgetScript(redis, s, keys, args).then(onReply);
+  if (redis.status === "end" || redis.status === "close") return Promise.reject(budgetUnavailable());
+  let sent: Promise<unknown>;
+  try {
+    const nKeys = String(keys.length);
+    const command = new EncodedEvalsha(
+      `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
+    );
+    redis.sendCommand(command);
+    sent = command.promise;
+  } catch (err) {
+    return Promise.reject(asBudgetUnavailable(err));
+  }
+  return sent.then(onReply, (err: unknown) => {
+    if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
+      return redis.eval(s.source, keys.length, ...keys, ...args).then(onReply, throwBudgetUnavailable);
     }
     return throwBudgetUnavailable(err);
   });

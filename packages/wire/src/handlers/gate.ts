@@ -20,14 +20,7 @@ import {
   type WireResult,
   zodIssuesToItems,
 } from "../errors";
-import {
-  BodyTooLarge,
-  findBadText,
-  mayContainBadText,
-  parseJsonBody,
-  readBody,
-  type WireRequest,
-} from "../http";
+import { findBadText, mayContainBadText, parseJsonBody, readBody, type WireRequest } from "../http";
 import type { Backend } from "../metrics";
 import { type ProjectPolicy, projectPolicy, type WireContext } from "./context";
 
@@ -76,13 +69,8 @@ export async function gate(ctx: WireContext, req: WireRequest, opts: GateOptions
   const policy = looked instanceof Promise ? await looked : looked;
   const admission = ctx.admission.admit(key.projectId, policy.admissionRate);
   if (!admission.ok) throw new Early(rateLimited(admission.retryAfterSeconds));
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(req, opts.limit);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) throw new Early(payloadTooLarge());
-    throw err;
-  }
+  const bytes = await readBody(req, opts.limit);
+  if (bytes === null) throw new Early(payloadTooLarge());
   let body: unknown;
   try {
     body = parseJsonBody(bytes);
@@ -139,31 +127,30 @@ export const DOMAIN_ERRORS: Record<DomainErrorCode, (err: DomainError) => WireRe
 
 export type Handler = (ctx: WireContext, req: WireRequest, params: readonly string[]) => Promise<WireResult>;
 
+/** What a handler's failure answers: the envelope of a refusal, a 503 for an unavailable backend, else a logged 500. */
+export type Recover = (ctx: WireContext, err: unknown) => WireResult;
+
 /**
- * Wraps a handler so what escapes it becomes an envelope; only true infrastructure faults are 5xx
+ * The answer to whatever escapes a handler: only true infrastructure faults are 5xx
  * (`unavailable`, retryable), anything else unexpected a logged 500.
  */
-export function guard(name: string, fn: Handler, unavailable: () => WireResult): Handler {
-  return (ctx, req, params) => {
-    // One rejection handler per request, chained onto its promise: no extra async frame.
-    const recover = (err: unknown): WireResult => {
-      if (err instanceof Early) return err.result;
-      // A core use case refusing its input is still bad input, never a 500.
-      if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
-      if (isDomainError(err)) {
-        // The budget store (Redis) missed the check's deadline or refused: the 503 SDKs fail open on.
-        if (err.code === "BUDGET_UNAVAILABLE") ctx.metrics?.backendError("redis");
-        return DOMAIN_ERRORS[err.code](err);
-      }
-      if (isInfrastructureFault(err)) {
-        ctx.metrics?.backendError(faultBackend(err));
-        ctx.log.warn({ err, handler: name }, "SDK request failed on an unavailable backend");
-        return unavailable();
-      }
-      ctx.log.error({ err, handler: name }, "SDK request failed");
-      return internalError();
-    };
-    return fn(ctx, req, params).then(undefined, recover);
+export function recoverer(name: string, unavailable: () => WireResult): Recover {
+  return (ctx, err) => {
+    if (err instanceof Early) return err.result;
+    // A core use case refusing its input is still bad input, never a 500.
+    if (err instanceof z.core.$ZodError) return validationFailed(zodIssuesToItems(err.issues, undefined));
+    if (isDomainError(err)) {
+      // The budget store (Redis) missed the check's deadline or refused: the 503 SDKs fail open on.
+      if (err.code === "BUDGET_UNAVAILABLE") ctx.metrics?.backendError("redis");
+      return DOMAIN_ERRORS[err.code](err);
+    }
+    if (isInfrastructureFault(err)) {
+      ctx.metrics?.backendError(faultBackend(err));
+      ctx.log.warn({ err, handler: name }, "SDK request failed on an unavailable backend");
+      return unavailable();
+    }
+    ctx.log.error({ err, handler: name }, "SDK request failed");
+    return internalError();
   };
 }
 

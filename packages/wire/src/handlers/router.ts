@@ -13,7 +13,7 @@ import { breakerReports } from "./breaker-reports";
 import { check } from "./check";
 import { confirm } from "./confirm";
 import type { WireContext } from "./context";
-import { guard, type Handler } from "./gate";
+import { type Handler, type Recover, recoverer } from "./gate";
 import { health, openapi, ready } from "./health";
 import { ingest } from "./ingest";
 import { leaseGrant } from "./lease-grant";
@@ -27,7 +27,9 @@ interface Route<N extends string = string> {
   methods: readonly string[];
   /** An exact path, or a pattern whose groups are the handler's (URI-decoded) params. */
   path: string | RegExp;
-  handle: Handler;
+  /** The endpoint's work; what escapes it is answered by `recover`. */
+  call: Handler;
+  recover: Recover;
   /** Position in WIRE_ENDPOINTS (the metrics' endpoint label). */
   index: number;
 }
@@ -48,31 +50,30 @@ const post = <N extends string>(
   path: string | RegExp,
   handle: Handler,
   unavailable = serviceUnavailable,
-): Route<N> => {
-  const guarded = guard(name, handle, unavailable);
-  return {
-    name,
-    index: -1,
-    methods: ["POST"],
-    path,
-    handle: (ctx, req, params) => {
-      const authed = ctx.auth.authenticate(req.headers.get("authorization"));
-      if (authed === null) return REFUSED;
-      // A lookup in flight: the gate awaits the same single-flight load and answers its failure
-      // (503 when Postgres is down); this copy of it must not surface as an unhandled rejection.
-      if (authed instanceof Promise) authed.catch(ignore);
-      req.authed = authed;
-      return guarded(ctx, req, params);
-    },
-  };
-};
+): Route<N> => ({
+  name,
+  index: -1,
+  methods: ["POST"],
+  path,
+  call: (ctx, req, params) => {
+    const authed = ctx.auth.authenticate(req.headers.get("authorization"));
+    if (authed === null) return REFUSED;
+    // A lookup in flight: the gate awaits the same single-flight load and answers its failure
+    // (503 when Postgres is down); this copy of it must not surface as an unhandled rejection.
+    if (authed instanceof Promise) authed.catch(ignore);
+    req.authed = authed;
+    return handle(ctx, req, params);
+  },
+  recover: recoverer(name, unavailable),
+});
 
 const read = <N extends string>(name: N, path: string, handle: Handler): Route<N> => ({
   name,
   index: -1,
   methods: ["GET", "HEAD"],
   path,
-  handle: guard(name, handle, serviceUnavailable),
+  call: handle,
+  recover: recoverer(name, serviceUnavailable),
 });
 
 /**
@@ -122,13 +123,16 @@ function run(
     metrics?.count(route.index, 405);
     return Promise.resolve(methodNotAllowed());
   }
-  if (metrics === undefined) return route.handle(ctx, req, params);
-  // One timestamp and one continuation per request; the recording itself is array arithmetic.
+  const { recover } = route;
+  if (metrics === undefined) return route.call(ctx, req, params).then(undefined, (err) => recover(ctx, err));
+  // One timestamp and one continuation per request (answer or failure alike); the recording
+  // itself is array arithmetic.
   const started = performance.now();
-  return route.handle(ctx, req, params).then((r) => {
+  const seen = (r: WireResult) => {
     metrics.observe(route.index, r.status, started);
     return r;
-  });
+  };
+  return route.call(ctx, req, params).then(seen, (err: unknown) => seen(recover(ctx, err)));
 }
 
 function unmatched(ctx: WireContext, result: WireResult): Promise<WireResult> {
