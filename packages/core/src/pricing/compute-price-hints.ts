@@ -35,16 +35,58 @@ interface HintsMemo {
 }
 
 const MEMO_MAX = 10_000;
-// Per catalogue object: an edited catalogue is a new object, so its hints are computed afresh.
-const memos = new WeakMap<PriceCatalogue, Map<string, HintsMemo>>();
 
-/** A collision-free key of the declared chain (every part length-prefixed). */
-function chainKey(input: PriceHintsInput): string {
-  let key = `${input.provider}|${input.model.length}:${input.model}`;
-  for (const p of input.fallbackProviders ?? []) key += `|${String(p).length}:${p}`;
-  key += "|";
-  for (const m of input.fallbackModels ?? []) key += `|${String(m).length}:${m}`;
-  return key;
+/**
+ * Memoized hints per declared chain, as a trie over its parts (provider, model, then each paired
+ * fallback provider and model): each step is a map lookup of one string as the request carries
+ * it, where a composed key cost a concatenation and a hash of the whole chain per check. Only the
+ * paired fallbacks reach the hints (both computations stop at the shorter list), so a chain's node
+ * is exact for it.
+ */
+interface ChainNode {
+  next: Map<string, ChainNode> | undefined;
+  memo: HintsMemo | undefined;
+}
+
+interface ChainMemo {
+  root: ChainNode;
+  /** Nodes made since the trie was last emptied: chains arrive from the wire unbounded. */
+  nodes: number;
+}
+
+// Per catalogue object: an edited catalogue is a new object, so its hints are computed afresh.
+const memos = new WeakMap<PriceCatalogue, ChainMemo>();
+
+function child(m: ChainMemo, n: ChainNode, part: string): ChainNode {
+  let next = n.next;
+  if (next === undefined) {
+    next = new Map();
+    n.next = next;
+  }
+  let c = next.get(part);
+  if (c === undefined) {
+    c = { next: undefined, memo: undefined };
+    next.set(part, c);
+    m.nodes++;
+  }
+  return c;
+}
+
+function chainNode(catalogue: PriceCatalogue, input: PriceHintsInput): ChainNode {
+  let m = memos.get(catalogue);
+  // A full trie is dropped rather than tracked LRU.
+  if (m === undefined || m.nodes >= MEMO_MAX * 4) {
+    m = { root: { next: undefined, memo: undefined }, nodes: 0 };
+    memos.set(catalogue, m);
+  }
+  let n = child(m, child(m, m.root, input.provider), input.model);
+  const fps = input.fallbackProviders;
+  const fms = input.fallbackModels;
+  if (fps !== undefined && fms !== undefined) {
+    const pairs = Math.min(fps.length, fms.length);
+    for (let i = 0; i < pairs; i++) n = child(m, child(m, n, String(fps[i])), String(fms[i]));
+  }
+  return n;
 }
 
 function thresholdsOf(catalogue: PriceCatalogue, input: PriceHintsInput): number[] {
@@ -69,18 +111,11 @@ function thresholdsOf(catalogue: PriceCatalogue, input: PriceHintsInput): number
  * shared between calls and frozen.
  */
 export function computePriceHints(catalogue: PriceCatalogue, input: PriceHintsInput): PriceHints {
-  let memo = memos.get(catalogue);
-  if (!memo) {
-    memo = new Map();
-    memos.set(catalogue, memo);
-  }
-  const key = chainKey(input);
-  let entry = memo.get(key);
-  if (!entry) {
-    // Chains arrive from the wire unbounded: a full memo is dropped rather than tracked LRU.
-    if (memo.size >= MEMO_MAX) memo.clear();
+  const node = chainNode(catalogue, input);
+  let entry = node.memo;
+  if (entry === undefined) {
     entry = { thresholds: thresholdsOf(catalogue, input), byBracket: [] };
-    memo.set(key, entry);
+    node.memo = entry;
   }
   const estimate = Math.max(0, input.estimatedInputTokens);
   let bracket = 0;

@@ -180,7 +180,8 @@ interface PatternEntry {
 export class PriceCatalogue {
   private readonly exact = new Map<ProviderId, Map<string, { card: CompiledCard; alias: boolean }>>();
   private readonly patterns = new Map<ProviderId, PatternEntry[]>();
-  private readonly memo = new Map<string, ResolvedModel | null>();
+  private readonly memo = new Map<string, Map<string, ResolvedModel | null>>();
+  private memoSize = 0;
   private readonly localCards = new Map<ProviderId, CompiledCard>();
   private readonly freeCards = new Map<ProviderId, CompiledCard>();
   readonly cards: readonly CompiledCard[];
@@ -251,13 +252,24 @@ export class PriceCatalogue {
    * resolve to a zero card. Never throws.
    */
   resolve(provider: ProviderId, model: string): ResolvedModel | null {
-    const memoKey = `${provider}\u0000${model}`;
-    const memo = this.memo.get(memoKey);
+    // Per provider, then per model id as the caller has it: no composed key to build and hash.
+    let byModel = this.memo.get(provider);
+    if (byModel === undefined) {
+      byModel = new Map();
+      this.memo.set(provider, byModel);
+    }
+    const memo = byModel.get(model);
     if (memo !== undefined) return memo;
     const result = this.resolveUncached(provider, model);
     // Unbounded ids arrive from the wire; a full memo is simply dropped rather than tracked LRU.
-    if (this.memo.size >= MEMO_MAX) this.memo.clear();
-    this.memo.set(memoKey, result);
+    if (this.memoSize >= MEMO_MAX) {
+      this.memo.clear();
+      this.memoSize = 0;
+      this.memo.set(provider, byModel);
+      byModel.clear();
+    }
+    byModel.set(model, result);
+    this.memoSize++;
     return result;
   }
 
