@@ -191,7 +191,10 @@ describe("checkBudget scoped rules", () => {
     const run = "run-ü-運行-🚀 with spaces|and,commas";
     expect((await check(p, 1, { agentRunId: run })).allowed).toBe(true);
     // The hold is counted under exactly that run: the same id now meets its cap, a sibling does not.
-    expect(await check(p, 1, { agentRunId: run })).toMatchObject({ allowed: false, deniedByPeriod: "agent_run" });
+    expect(await check(p, 1, { agentRunId: run })).toMatchObject({
+      allowed: false,
+      deniedByPeriod: "agent_run",
+    });
     expect((await check(p, 1, { agentRunId: `${run}x` })).allowed).toBe(true);
     const held = await env.redis.hget(budgetKeys(p).heldSums, `r:${run}`);
     expect(Number(held)).toBe(3_000_000_000);
