@@ -29,7 +29,7 @@ const time = new Intl.DateTimeFormat("en-US", {
   hour: "2-digit",
   minute: "2-digit",
   second: "2-digit",
-  hour12: false,
+  hourCycle: "h23",
   timeZone: "UTC",
 });
 export const formatTime = (iso: string) => `${time.format(new Date(iso))} UTC`;

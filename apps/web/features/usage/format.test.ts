@@ -80,6 +80,8 @@ describe("labels", () => {
     expect(formatLatency(null)).toBe("—");
     expect(formatLatency(1234.4)).toBe("1,234 ms");
     expect(formatClock("2026-12-02T14:05:09.500Z")).toBe("14:05:09 UTC");
+    // The hour after midnight is 00, as browsers render it: a server-side "24" broke hydration.
+    expect(formatClock("2026-12-05T00:06:11Z")).toBe("00:06:11 UTC");
     expect(bucketLabel("2026-12-02T00:00:00.000Z", "day")).toBe("Dec 2");
     expect(bucketLabel("2026-12-02T07:00:00.000Z", "hour")).toBe("Dec 2 07:00");
   });

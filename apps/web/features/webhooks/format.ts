@@ -40,7 +40,7 @@ const dateTime = new Intl.DateTimeFormat("en-US", {
   hour: "2-digit",
   minute: "2-digit",
   second: "2-digit",
-  hour12: false,
+  hourCycle: "h23",
   timeZone: "UTC",
 });
 export const formatDateTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
