@@ -309,6 +309,30 @@ export const INGEST_COLUMNS = [
   ["priced", "bool"],
 ] as const;
 
+const ARRAY_ESCAPE = /["\\]/;
+const ARRAY_ESCAPE_ALL = /["\\]/g;
+
+/**
+ * A column's values as the Postgres array literal the driver would send (every element quoted,
+ * `"` and `\\` backslash-escaped, null as NULL), built in one pass: pg's own serializer runs two
+ * regex replacements per element, which for a batch's 37 columns was the biggest single cost of a
+ * small batch in Node. Elements are strings, numbers or booleans (their text, as the driver writes it).
+ */
+export function pgArrayLiteral(values: readonly unknown[]): string {
+  let out = "{";
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ",";
+    const v = values[i];
+    if (v === null || v === undefined) {
+      out += "NULL";
+      continue;
+    }
+    const text = typeof v === "string" ? v : String(v);
+    out += ARRAY_ESCAPE.test(text) ? `"${text.replace(ARRAY_ESCAPE_ALL, "\\$&")}"` : `"${text}"`;
+  }
+  return `${out}}`;
+}
+
 const pgTextArray = (values: string[]) =>
   `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 const jsonOrNull = (v: unknown) => (v == null ? null : JSON.stringify(v));
@@ -478,7 +502,8 @@ async function insertEvents(
   const flagsAt = INGEST_COLUMNS.findIndex(([c]) => c === "velocity_flags");
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
   const stmt = insertStatement(used);
-  const params = [projectId, ...cols.filter((_, j) => used[j])];
+  const params: unknown[] = [projectId];
+  for (let j = 0; j < cols.length; j++) if (used[j]) params.push(pgArrayLiteral(cols[j]!));
   // Two batches carrying the same events in different orders can deadlock on the unique indexes;
   // Postgres aborts one of them, and running it again is all it takes.
   for (let attempt = 1; ; attempt++) {
