@@ -8,7 +8,7 @@ import {
 } from "./budget-runtime";
 import { INGEST_SCRIPT, runScript } from "./lua";
 import { budgetKeys } from "./redis-keys";
-import { currentWindows, PERIOD_CODE, PERIODS, windowExpireAt, windowOf } from "./windows";
+import { currentWindows, PERIOD_CODE, PERIODS, type Period, windowExpireAt } from "./windows";
 
 /** One durable metadata event, as the live counters need it. */
 export interface IngestedSpendItem {
@@ -77,6 +77,11 @@ export async function applyIngestedSpend(
     keys.usage(windows.monthly.key),
   ];
   let applied = 0;
+  // An instant is in a period's current window when it lies between the window's bounds: the same
+  // answer as comparing its window's key, without building a window per event and period.
+  const bounds = {} as Record<Period, { start: number; end: number }>;
+  for (const p of PERIODS) bounds[p] = { start: windows[p].start.getTime(), end: windows[p].end.getTime() };
+  const current = (period: Period, at: number) => at >= bounds[period].start && at < bounds[period].end;
   const relevant = items.filter((i) => i.status !== "budget_denied");
   for (let start = 0; start < relevant.length; start += EVENTS_PER_SCRIPT) {
     const chunk = relevant.slice(start, start + EVENTS_PER_SCRIPT);
@@ -84,12 +89,13 @@ export async function applyIngestedSpend(
     for (const item of chunk) {
       const amount = item.costNanos !== null && item.costNanos > 0n ? item.costNanos.toString() : "0";
       // An event of an older window only moves that window's history, which no check reads.
+      const at = item.timestamp.getTime();
       let mask = "";
-      for (const p of PERIODS) if (windowOf(p, item.timestamp).key === windows[p].key) mask += PERIOD_CODE[p];
+      for (const p of PERIODS) if (current(p, at)) mask += PERIOD_CODE[p];
       const refs: string[] = [];
       for (const rule of runtime.tagRules) {
         if (!selectorMatches(rule.selector, item.tags)) continue;
-        if (windowOf(rule.period, item.timestamp).key !== windows[rule.period].key) continue;
+        if (!current(rule.period, at)) continue;
         refs.push(ruleRefWithPeriod(rule));
       }
       args.push(
