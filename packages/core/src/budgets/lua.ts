@@ -533,8 +533,8 @@ const throwBudgetUnavailable = (err: unknown): never => {
 
 /**
  * `withRedis(redis, () => runScript(redis, s, keys, args), timeoutMs)` — the same answers and the
- * same BUDGET_UNAVAILABLE mapping — built for the check's hot path: on a self-bounded client it
- * chains one handler onto the command's promise instead of three async frames and a closure.
+ * same BUDGET_UNAVAILABLE mapping — built for the hot paths: on a self-bounded client it chains one
+ * handler onto the command's promise instead of three async frames and a closure.
  */
 export function runBudgetScript(
   redis: RedisClient,
@@ -543,29 +543,7 @@ export function runBudgetScript(
   args: string[],
   timeoutMs?: number,
 ): Promise<unknown> {
-  if (!isSelfBounded(redis)) return withRedis(redis, () => runScript(redis, s, keys, args), timeoutMs);
-  if (redis.status === "end" || redis.status === "close") return Promise.reject(budgetUnavailable());
-  let sent: Promise<unknown>;
-  try {
-    if (redis.options.keyPrefix) {
-      sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
-    } else {
-      const all = [s.sha, String(keys.length)];
-      for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
-      for (let i = 0; i < args.length; i++) all.push(args[i]!);
-      const command = new FlatCommand("evalsha", all);
-      redis.sendCommand(command);
-      sent = command.promise;
-    }
-  } catch (err) {
-    return Promise.reject(asBudgetUnavailable(err));
-  }
-  return sent.then(undefined, (err: unknown) => {
-    if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
-      return redis.eval(s.source, keys.length, ...keys, ...args).then(undefined, throwBudgetUnavailable);
-    }
-    return throwBudgetUnavailable(err);
-  });
+  return sendScript(redis, s, keys, args, null, asIs, timeoutMs);
 }
 
 /**
@@ -582,17 +560,45 @@ export function runEncodedScript<T>(
   encoded: string,
   onReply: (reply: unknown) => T | Promise<T>,
 ): Promise<T> {
-  if (!isSelfBounded(redis) || redis.options.keyPrefix)
-    return runBudgetScript(redis, s, keys, args).then(onReply);
+  return sendScript(redis, s, keys, args, encoded, onReply);
+}
+
+const asIs = (reply: unknown) => reply;
+
+/** One EVALSHA of `s` (pre-encoded when `encoded` is given), its reply through `onReply`, failures as BUDGET_UNAVAILABLE. */
+function sendScript<T>(
+  redis: RedisClient,
+  s: LuaScript,
+  keys: string[],
+  args: string[],
+  encoded: string | null,
+  onReply: (reply: unknown) => T | Promise<T>,
+  timeoutMs?: number,
+): Promise<T> {
+  if (!isSelfBounded(redis)) {
+    return withRedis(redis, () => runScript(redis, s, keys, args), timeoutMs).then(onReply);
+  }
   if (redis.status === "end" || redis.status === "close") return Promise.reject(budgetUnavailable());
   let sent: Promise<unknown>;
   try {
-    const nKeys = String(keys.length);
-    const command = new EncodedEvalsha(
-      `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
-    );
-    redis.sendCommand(command);
-    sent = command.promise;
+    if (redis.options.keyPrefix) {
+      sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
+    } else {
+      let command: Command;
+      if (encoded === null) {
+        const all = [s.sha, String(keys.length)];
+        for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
+        for (let i = 0; i < args.length; i++) all.push(args[i]!);
+        command = new FlatCommand("evalsha", all);
+      } else {
+        const nKeys = String(keys.length);
+        command = new EncodedEvalsha(
+          `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
+        );
+      }
+      redis.sendCommand(command);
+      sent = command.promise;
+    }
   } catch (err) {
     return Promise.reject(asBudgetUnavailable(err));
   }

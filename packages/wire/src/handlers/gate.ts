@@ -33,7 +33,7 @@ export const BODY_LIMITS = {
   untracked: 256 * 1024,
 } as const;
 
-/** A refusal thrown by the gate or a handler's validation; `guard` turns it into its answer. */
+/** A refusal thrown by the gate or a handler's validation; the route's `recover` (recoverer) answers with it. */
 export class Early {
   constructor(readonly result: WireResult) {}
 }
