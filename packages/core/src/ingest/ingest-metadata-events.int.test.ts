@@ -149,4 +149,58 @@ describe("ingestMetadataEvents", () => {
       await db.metadataEvent.count({ where: { projectId: t1.projectId } }),
     );
   });
+
+  it("batches that arrive while a project's statements run are written together, as if one after the other; a failing batch fails alone", async () => {
+    const t = await tenant();
+    // A pool of its own whose INSERT statements are counted (the statements still run on Postgres).
+    const counted = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+    let inserts = 0;
+    const query = counted.query.bind(counted) as (...args: unknown[]) => unknown;
+    (counted as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const q = args[0] as string | { text?: string };
+      if ((typeof q === "string" ? q : (q.text ?? "")).includes("INSERT INTO metadata_events")) inserts++;
+      return query(...args);
+    };
+    try {
+      const deps = { pg: counted, log, knownTags: new KnownTagValues(), pricing };
+      const batches = Array.from({ length: 9 }, () => Array.from({ length: 5 }, () => ev()));
+      // Batch 6 repeats an event of batch 4 (call key); batch 8 has another call at the same
+      // instant of the same SDK instance as an event of batch 7 (legacy key).
+      batches[6]!.push({ ...batches[4]![2]! });
+      const twin = batches[7]![1]!;
+      batches[8]!.push(ev({ timestamp: twin.timestamp, sdk_instance_id: twin.sdk_instance_id }));
+      const results = await Promise.all(
+        batches.map((events) => ingestMetadataEvents(deps, { ...t, events })),
+      );
+      expect(inserts).toBeLessThan(9);
+      expect(results.map((r) => r.ingested)).toEqual([5, 5, 5, 5, 5, 5, 5, 5, 5]);
+      expect(results[6]!.duplicates).toEqual([
+        { index: 5, probe: "call_id", call_id: batches[4]![2]!.call_id },
+      ]);
+      expect(results[8]!.duplicates).toEqual([
+        { index: 5, probe: "legacy_key", call_id: batches[8]![5]!.call_id },
+      ]);
+      expect(results.filter((r) => r.duplicates.length > 0).length).toBe(2);
+      expect(await db.metadataEvent.count({ where: { projectId: t.projectId } })).toBe(45);
+
+      // The last of five concurrent batches cannot be stored (a token count beyond the column's
+      // range): it fails, and the batches written with it are stored all the same.
+      const more = Array.from({ length: 5 }, () => [ev(), ev()]);
+      more[4]!.push(ev({ input_tokens: 2 ** 40 }));
+      const settled = await Promise.allSettled(
+        more.map((events) => ingestMetadataEvents(deps, { ...t, events })),
+      );
+      expect(settled.map((r) => r.status)).toEqual([
+        "fulfilled",
+        "fulfilled",
+        "fulfilled",
+        "fulfilled",
+        "rejected",
+      ]);
+      for (const r of settled.slice(0, 4)) if (r.status === "fulfilled") expect(r.value.ingested).toBe(2);
+      expect(await db.metadataEvent.count({ where: { projectId: t.projectId } })).toBe(53);
+    } finally {
+      await counted.end();
+    }
+  });
 });

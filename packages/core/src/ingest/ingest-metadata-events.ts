@@ -128,7 +128,8 @@ function firstChars(s: string, n: number): string {
  * events the call key also carries the timestamp (the table is partitioned by it): an SDK replays
  * an event with its original timestamp, so a replay is caught wherever its partition is. Stored events
  * are durable in Postgres — one multi-row INSERT … ON CONFLICT DO NOTHING that also upserts their
- * agent runs — before this returns; the live budget counters are moved afterwards.
+ * agent runs, shared with the project's other batches that arrived meanwhile (insertCoalesced) —
+ * before this returns; the live budget counters are moved afterwards.
  */
 export async function ingestMetadataEvents(
   deps: IngestDeps,
@@ -219,7 +220,7 @@ export async function ingestMetadataEvents(
         avoided.push(null);
       }
     }
-    const inserted = await insertEvents(deps.pg, projectId, events, rows, cost, avoided);
+    const inserted = await insertCoalesced(deps.pg, projectId, { events, rows, cost, avoided });
     const storedItems: EventSpendItem[] = [];
     const notStored: number[] = [];
     rows.forEach((i, k) => {
@@ -437,67 +438,175 @@ export function insertStatement(used: readonly boolean[]): { name?: string; text
   return { text };
 }
 
-async function insertEvents(
-  pg: Pool,
-  projectId: string,
-  events: IngestEvent[],
-  rows: number[],
-  cost: (bigint | null)[],
-  avoided: (bigint | null)[],
-): Promise<Set<string>> {
-  const cols: unknown[][] = INGEST_COLUMNS.map(() => new Array(rows.length));
-  const used = INGEST_COLUMNS.map(([c]) => ALWAYS.has(c));
-  rows.forEach((i, k) => {
-    const e = events[i]!;
-    const c = cost[k] ?? null;
-    const a = avoided[k] ?? null;
-    // Unpriced = the catalogue could not price what this event is about (actual or avoided).
-    const priced = e.status === "budget_denied" ? a !== null : c !== null;
-    const flags = e.velocity_flags && e.velocity_flags.length > 0 ? pgTextArray(e.velocity_flags) : null;
-    const values: unknown[] = [
-      e.call_id,
-      e.attempt_index,
-      e.timestamp.iso,
-      e.sdk_instance_id,
-      e.model,
-      e.provider,
-      e.modality,
-      e.status,
-      e.input_tokens,
-      e.output_tokens,
-      jsonOrNull(e.token_details),
-      jsonOrNull(e.media_usage),
-      Math.min(Math.round(e.latency_ms), INT32_MAX),
-      e.is_model_fallback,
-      e.is_provider_fallback,
-      e.requested_provider ?? null,
-      e.requested_model ?? null,
-      e.failover_reason ?? null,
-      e.failover_error_class ?? null,
-      e.possibly_succeeded ?? null,
-      e.service_tier ?? null,
-      runIdOf(e),
-      e.parent_agent_run_id ?? null,
-      e.agent_run_name ?? null,
-      e.provider_region ?? null,
-      jsonOrNull(e.tags),
-      e.lease_id ?? null,
-      e.deny_source ?? null,
-      e.deny_reason ?? null,
-      e.denied_by_period ?? null,
-      e.estimated_output_bound ?? null,
-      flags,
-      e.receipt_aggregate_count ?? null,
-      e.receipt_pricing_input_tokens ?? null,
-      c === null ? null : nanosToDecimalString(c),
-      a === null ? null : nanosToDecimalString(a),
-      priced,
-    ];
-    for (let j = 0; j < values.length; j++) {
-      cols[j]![k] = values[j];
-      if (values[j] !== null) used[j] = true;
+/** One request's rows to store: `rows` index `events`; cost and avoided are per row. */
+interface InsertPart {
+  events: IngestEvent[];
+  rows: number[];
+  cost: (bigint | null)[];
+  avoided: (bigint | null)[];
+}
+
+/** Statements of one project's ingest in flight at once; later batches wait and go together. */
+export const INGEST_STATEMENTS_IN_FLIGHT = 2;
+/** A waiting batch joins a statement while the statement stays within this many rows. */
+export const INGEST_GROUP_ROWS = 1000;
+
+interface Waiting {
+  part: InsertPart;
+  resolve: (inserted: Set<string>) => void;
+  reject: (err: unknown) => void;
+}
+interface InsertQueue {
+  waiting: Waiting[];
+  inFlight: number;
+}
+const insertQueues = new WeakMap<Pool, Map<string, InsertQueue>>();
+
+/**
+ * Group commit. A batch whose project has fewer than INGEST_STATEMENTS_IN_FLIGHT statements running
+ * is written at once, alone; otherwise it waits, and when a statement finishes, the batches that
+ * waited meanwhile go as one statement (up to INGEST_GROUP_ROWS rows). At the SDK's batch size a
+ * statement's fixed work (the agent-run upsert, the commit) then serves many requests instead of
+ * one, and nothing waits on a timer: an idle project's batch is never delayed. Each batch still
+ * resolves only after its statement has committed, with the call keys of its own rows that went in.
+ */
+function insertCoalesced(pg: Pool, projectId: string, part: InsertPart): Promise<Set<string>> {
+  let queues = insertQueues.get(pg);
+  if (queues === undefined) {
+    queues = new Map();
+    insertQueues.set(pg, queues);
+  }
+  let queue = queues.get(projectId);
+  if (queue === undefined) {
+    queue = { waiting: [], inFlight: 0 };
+    queues.set(projectId, queue);
+  }
+  const q = queue;
+  const done = new Promise<Set<string>>((resolve, reject) => q.waiting.push({ part, resolve, reject }));
+  pumpInserts(pg, projectId, queues, q);
+  return done;
+}
+
+function pumpInserts(pg: Pool, projectId: string, queues: Map<string, InsertQueue>, q: InsertQueue): void {
+  while (q.inFlight < INGEST_STATEMENTS_IN_FLIGHT && q.waiting.length > 0) {
+    let take = 1;
+    let total = q.waiting[0]!.part.rows.length;
+    while (take < q.waiting.length && total + q.waiting[take]!.part.rows.length <= INGEST_GROUP_ROWS) {
+      total += q.waiting[take]!.part.rows.length;
+      take++;
     }
+    const group = q.waiting.splice(0, take);
+    q.inFlight++;
+    void writeGroup(pg, projectId, group).finally(() => {
+      q.inFlight--;
+      if (q.inFlight === 0 && q.waiting.length === 0) queues.delete(projectId);
+      else pumpInserts(pg, projectId, queues, q);
+    });
+  }
+}
+
+async function writeGroup(pg: Pool, projectId: string, group: Waiting[]): Promise<void> {
+  try {
+    const sets = await insertEvents(
+      pg,
+      projectId,
+      group.map((w) => w.part),
+    );
+    for (let k = 0; k < group.length; k++) group[k]!.resolve(sets[k]!);
+  } catch (err) {
+    if (group.length === 1) {
+      group[0]!.reject(err);
+      return;
+    }
+    // The statement stored nothing. One batch's bad row must not fail the batches it was grouped
+    // with: each is written again on its own, and only the one at fault fails.
+    await Promise.all(
+      group.map((w) =>
+        insertEvents(pg, projectId, [w.part]).then(
+          (sets) => w.resolve(sets[0]!),
+          (e: unknown) => w.reject(e),
+        ),
+      ),
+    );
+  }
+}
+
+/**
+ * Writes the parts' rows in one statement and returns, per part, the call keys of its rows that went
+ * in. A later part's row that repeats an earlier part's call key or legacy key is left out (as if the
+ * parts had been written one after the other, it would be a duplicate of the row before it), so each
+ * key that went in belongs to exactly one part.
+ */
+async function insertEvents(pg: Pool, projectId: string, parts: InsertPart[]): Promise<Set<string>[]> {
+  let n = 0;
+  for (const p of parts) n += p.rows.length;
+  const cols: unknown[][] = INGEST_COLUMNS.map(() => new Array(n));
+  const used = INGEST_COLUMNS.map(([c]) => ALWAYS.has(c));
+  const owner = new Map<string, number>();
+  const legacy = parts.length > 1 ? new Set<string>() : null;
+  let k = 0;
+  parts.forEach(({ events, rows, cost, avoided }, part) => {
+    rows.forEach((i, r) => {
+      const e = events[i]!;
+      const callKey = `${e.call_id}/${e.attempt_index}`;
+      if (legacy !== null) {
+        const legacyKey = `${e.timestamp.micros}/${e.sdk_instance_id}`;
+        if (owner.has(callKey) || legacy.has(legacyKey)) return;
+        legacy.add(legacyKey);
+      }
+      owner.set(callKey, part);
+      const c = cost[r] ?? null;
+      const a = avoided[r] ?? null;
+      // Unpriced = the catalogue could not price what this event is about (actual or avoided).
+      const priced = e.status === "budget_denied" ? a !== null : c !== null;
+      const flags = e.velocity_flags && e.velocity_flags.length > 0 ? pgTextArray(e.velocity_flags) : null;
+      const values: unknown[] = [
+        e.call_id,
+        e.attempt_index,
+        e.timestamp.iso,
+        e.sdk_instance_id,
+        e.model,
+        e.provider,
+        e.modality,
+        e.status,
+        e.input_tokens,
+        e.output_tokens,
+        jsonOrNull(e.token_details),
+        jsonOrNull(e.media_usage),
+        Math.min(Math.round(e.latency_ms), INT32_MAX),
+        e.is_model_fallback,
+        e.is_provider_fallback,
+        e.requested_provider ?? null,
+        e.requested_model ?? null,
+        e.failover_reason ?? null,
+        e.failover_error_class ?? null,
+        e.possibly_succeeded ?? null,
+        e.service_tier ?? null,
+        runIdOf(e),
+        e.parent_agent_run_id ?? null,
+        e.agent_run_name ?? null,
+        e.provider_region ?? null,
+        jsonOrNull(e.tags),
+        e.lease_id ?? null,
+        e.deny_source ?? null,
+        e.deny_reason ?? null,
+        e.denied_by_period ?? null,
+        e.estimated_output_bound ?? null,
+        flags,
+        e.receipt_aggregate_count ?? null,
+        e.receipt_pricing_input_tokens ?? null,
+        c === null ? null : nanosToDecimalString(c),
+        a === null ? null : nanosToDecimalString(a),
+        priced,
+      ];
+      for (let j = 0; j < values.length; j++) {
+        cols[j]![k] = values[j];
+        if (values[j] !== null) used[j] = true;
+      }
+      k++;
+    });
   });
+  if (k < n) for (const col of cols) col.length = k;
   // velocity_flags is NOT NULL (default '{}'): when some rows carry flags, the others send '{}'.
   const flagsAt = INGEST_COLUMNS.findIndex(([c]) => c === "velocity_flags");
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
@@ -509,7 +618,13 @@ async function insertEvents(
   for (let attempt = 1; ; attempt++) {
     try {
       const res = await pg.query<{ call_id: string; attempt_index: number }>({ ...stmt, values: params });
-      return new Set(res.rows.map((r) => `${r.call_id}/${r.attempt_index}`));
+      const sets = parts.map(() => new Set<string>());
+      for (const row of res.rows) {
+        const key = `${row.call_id}/${row.attempt_index}`;
+        const part = owner.get(key);
+        if (part !== undefined) sets[part]!.add(key);
+      }
+      return sets;
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (attempt >= 3 || (code !== "40P01" && code !== "40001")) throw err;
