@@ -295,6 +295,67 @@ describe("checkBudget reservations", () => {
     expect(await env.redis.zcard(budgetKeys(p).holds)).toBe(33);
   });
 
+  it("answers checks that reach Redis together exactly as it answers them one after another", async () => {
+    // Twin projects; a stopped run in each. The same 40 checks (runs, a stopped run, an unpriced
+    // model, amounts that reach the daily limit) go to one twin one at a time and to the other all
+    // at once, through a client whose EVALSHAs are counted.
+    const twins = [
+      await project({ mode: "hard_deny", limits: { daily: 60, monthly: 100 } }),
+      await project({ mode: "hard_deny", limits: { daily: 60, monthly: 100 } }),
+    ];
+    for (const p of twins) {
+      await env.db.agentRun.create({
+        data: {
+          projectId: p,
+          agentRunId: "halt",
+          isAuto: false,
+          firstSeenAt: new Date(),
+          lastSeenAt: new Date(),
+          stoppedAt: new Date(),
+          stopReason: "budget_exhausted",
+        },
+      });
+    }
+    const together = budgetTestEnv({}, env.db);
+    try {
+      let evalshas = 0;
+      const send = together.redis.sendCommand.bind(together.redis);
+      together.redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+        if (command.name === "evalsha") evalshas++;
+        return (send as (...a: unknown[]) => unknown)(command, ...rest);
+      }) as typeof together.redis.sendCommand;
+      const checkWith = (deps: typeof env.deps, p: string, i: number) =>
+        checkBudget(deps, {
+          projectId: p,
+          ...(i % 7 === 3 ? { provider: "openai", model: "no-such-model-anywhere" } : DOLLAR_MODEL),
+          estimatedInputTokens: i % 5,
+          agentRunId: i % 11 === 4 ? "halt" : i % 3 === 0 ? "ra" : i % 3 === 1 ? "rb" : null,
+          modality: "text",
+        });
+      // A first check each (loads the runtime, builds the counters, refreshes lifetimes).
+      await checkWith(env.deps, twins[0]!, 0);
+      await checkWith(together.deps, twins[1]!, 0);
+      const oneByOne = [];
+      for (let i = 1; i <= 40; i++) oneByOne.push(await checkWith(env.deps, twins[0]!, i));
+      evalshas = 0;
+      const atOnce = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => checkWith(together.deps, twins[1]!, i + 1)),
+      );
+      expect(evalshas).toBeLessThan(40);
+      const comparable = (r: (typeof atOnce)[number]) => ({ ...r, reservationId: r.reservationId !== null });
+      expect(atOnce.map(comparable)).toEqual(oneByOne.map(comparable));
+      expect(oneByOne.some((r) => !r.allowed && r.deniedByPeriod === "daily")).toBe(true);
+      expect(oneByOne.some((r) => r.deniedByPeriod === "run_stopped")).toBe(true);
+      const [a, b] = twins.map((p) => budgetKeys(p));
+      expect(await env.redis.hgetall(b!.heldSums)).toEqual(await env.redis.hgetall(a!.heldSums));
+      expect(await env.redis.zcard(b!.holds)).toBe(await env.redis.zcard(a!.holds));
+      const ids = atOnce.flatMap((r) => (r.reservationId ? [r.reservationId] : []));
+      expect(await env.redis.hmget(b!.holdRecords, ...ids)).not.toContain(null);
+    } finally {
+      await together.close();
+    }
+  });
+
   it("folds fail-open tallies into usage before the verdict, at the model's higher token rate", async () => {
     const p = await project({ mode: "hard_deny", limits: { daily: 10 } });
     // 4 uncounted tokens at $2 (the output rate) = $8 held, then this check's $3 does not fit.

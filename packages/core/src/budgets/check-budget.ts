@@ -7,7 +7,7 @@ import {
   selectorMatches,
   type TagRuleRuntime,
 } from "./budget-runtime";
-import { CHECK_SCRIPT, respBulk, respBulkAscii, runEncodedScript } from "./lua";
+import { CHECK_MANY_SCRIPT, CHECK_SCRIPT, respBulk, respBulkAscii, runEncodedScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
@@ -148,6 +148,8 @@ interface PreparedRuntime {
   headResp: string;
   /** `codes` and `limits` (the arguments after the reservation expiry) as RESP bulk strings. */
   limitsResp: string;
+  /** Checks waiting for the next CHECK_MANY of this project (sent from a setImmediate). */
+  queue: CheckCall[];
 }
 
 const prepared = new WeakMap<ProjectBudgetRuntime, PreparedRuntime>();
@@ -189,6 +191,7 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
       head: [],
       headResp: "",
       limitsResp: "",
+      queue: [],
     };
     p.limitsResp = [p.codes, ...p.limits].map(respBulkAscii).join("");
     prepared.set(runtime, p);
@@ -202,6 +205,27 @@ function prepare(runtime: ProjectBudgetRuntime, nowMs: number): PreparedRuntime 
     p.headResp = p.head.map(respBulk).join("");
   }
   return p;
+}
+
+/** One check's script values (and what its answer needs), computed when it is evaluated. */
+interface CheckCall {
+  runtime: ProjectBudgetRuntime;
+  input: ParsedInput;
+  estimate: bigint | null;
+  fold: bigint;
+  attempt: number;
+  nowMs: number;
+  rules: TagRuleRuntime[];
+  runId: string;
+  capped: boolean;
+  refresh: boolean;
+  flags: string;
+  est: string;
+  resId: string | null;
+  expires: string;
+  /** Set while the check waits in its project's queue. */
+  resolve?: (result: CheckBudgetResult | Promise<CheckBudgetResult>) => void;
+  reject?: (err: unknown) => void;
 }
 
 function evaluate(
@@ -222,11 +246,68 @@ function evaluate(
   const stopped = input.agentRunId ? runtime.stoppedRuns.has(input.agentRunId) : false;
   const capped = runId !== "" && p.runCap !== null;
   const reserve = estimate !== null;
-  const resId = reserve ? newId("res", nowMs) : null;
-  const est = clamp(estimate ?? 0n);
   const refresh = refreshDue(runtime.projectId, nowMs);
   const folding = fold > 0n;
+  const flags =
+    FLAGS[
+      (p.hard ? 128 : 0) |
+        (reserve ? 64 : 0) |
+        (stopped ? 32 : 0) |
+        (refresh ? 16 : 0) |
+        (folding ? 8 : 0) |
+        (runId !== "" ? 4 : 0) |
+        (capped ? 2 : 0) |
+        (rules.length > 0 ? 1 : 0)
+    ]!;
+  const call: CheckCall = {
+    runtime,
+    input,
+    estimate,
+    fold,
+    attempt,
+    nowMs,
+    rules,
+    runId,
+    capped,
+    refresh,
+    flags,
+    est: clamp(estimate ?? 0n),
+    resId: reserve ? newId("res", nowMs) : null,
+    expires: String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000),
+  };
+  // The common check (no binding run cap, no tag rule, nothing else to do) waits for the end of
+  // this turn of the event loop: the project's checks that arrived in the same turn go to Redis in
+  // one CHECK_MANY. A lone check goes as it came, so an idle project's check is not slowed.
+  if (!capped && rules.length === 0 && !refresh && !folding) {
+    return new Promise<CheckBudgetResult>((resolve, reject) => {
+      call.resolve = resolve;
+      call.reject = reject;
+      if (p.queue.push(call) === 1) setImmediate(flushChecks, deps, p);
+    });
+  }
+  return sendCheck(deps, p, call);
+}
 
+/** Checks per CHECK_MANY: bounds one script's run (Redis runs scripts one at a time). */
+const CHECKS_PER_SCRIPT = 64;
+
+function flushChecks(deps: BudgetDeps, p: PreparedRuntime): void {
+  const queue = p.queue;
+  p.queue = [];
+  for (let from = 0; from < queue.length; from += CHECKS_PER_SCRIPT) {
+    const part = queue.length <= CHECKS_PER_SCRIPT ? queue : queue.slice(from, from + CHECKS_PER_SCRIPT);
+    if (part.length === 1) {
+      const c = part[0]!;
+      sendCheck(deps, p, c).then(c.resolve, c.reject);
+    } else {
+      sendChecks(deps, p, part);
+    }
+  }
+}
+
+/** One check, one CHECK script. */
+function sendCheck(deps: BudgetDeps, p: PreparedRuntime, c: CheckCall): Promise<CheckBudgetResult> {
+  const { runtime, runId, capped, rules, nowMs, est, resId, expires, flags } = c;
   // The script's KEYS and ARGV, and the same as RESP bulk strings: the project's key names and
   // limits are encoded once (PreparedRuntime), each check encodes only its own values.
   const scriptKeys = p.head.slice();
@@ -242,18 +323,6 @@ function evaluate(
     encoded += respBulk(tagKey);
   }
   const now = String(nowMs);
-  const flags =
-    FLAGS[
-      (p.hard ? 128 : 0) |
-        (reserve ? 64 : 0) |
-        (stopped ? 32 : 0) |
-        (refresh ? 16 : 0) |
-        (folding ? 8 : 0) |
-        (runId !== "" ? 4 : 0) |
-        (capped ? 2 : 0) |
-        (rules.length > 0 ? 1 : 0)
-    ]!;
-  const expires = String(nowMs + deps.config.RESERVATION_TTL_SECONDS * 1000);
   const args: string[] = [now, flags, est, resId ?? "", expires, p.codes];
   for (const limit of p.limits) args.push(limit);
   encoded +=
@@ -271,10 +340,10 @@ function evaluate(
     args.push(String(rules.length));
     for (const r of rules) args.push(r.ref, PERIOD_CODE[r.period], r.limitNanos.toString());
   }
-  if (refresh) args.push(MARKER_TTL, HOLDS_TTL);
-  if (folding) {
+  if (c.refresh) args.push(MARKER_TTL, HOLDS_TTL);
+  if (c.fold > 0n) {
     args.push(
-      clamp(fold),
+      clamp(c.fold),
       `unc_${nowMs.toString(36)}${Math.random().toString(36).slice(2, 10)}`,
       String(nowMs + BUDGET_TIMINGS.uncountedHoldMs),
     );
@@ -282,9 +351,53 @@ function evaluate(
   for (let i = optionalFrom; i < args.length; i++) encoded += respBulk(args[i]!);
   return runEncodedScript(deps.redis, CHECK_SCRIPT, scriptKeys, args, encoded, (reply) =>
     typeof reply === "string"
-      ? toResult(runtime, p, rules, input.agentRunId ?? null, reply, Number(est), resId)
-      : rebuildAndRetry(deps, runtime, input, estimate, fold, attempt, reply as string[]),
+      ? toResult(runtime, p, rules, c.input.agentRunId ?? null, reply, Number(est), resId)
+      : rebuildAndRetry(deps, runtime, c.input, c.estimate, c.fold, c.attempt, reply as string[]),
   );
+}
+
+/** Several common checks of one project, one CHECK_MANY; each settles with its own answer. */
+function sendChecks(deps: BudgetDeps, p: PreparedRuntime, part: CheckCall[]): void {
+  let nowMs = 0;
+  for (const c of part) if (c.nowMs > nowMs) nowMs = c.nowMs;
+  const now = String(nowMs);
+  const count = String(part.length);
+  const args: string[] = [now, p.codes];
+  for (const limit of p.limits) args.push(limit);
+  args.push(count);
+  let encoded = p.headResp + respBulkAscii(now) + p.limitsResp + respBulkAscii(count);
+  for (const c of part) {
+    const resId = c.resId ?? "";
+    args.push(c.flags, c.est, resId, c.expires, c.runId);
+    encoded +=
+      respBulkAscii(c.flags) +
+      respBulkAscii(c.est) +
+      respBulkAscii(resId) +
+      respBulkAscii(c.expires) +
+      respBulk(c.runId);
+  }
+  runEncodedScript(deps.redis, CHECK_MANY_SCRIPT, p.head, args, encoded, (reply) => {
+    if (typeof reply === "string") {
+      let start = 0;
+      for (const c of part) {
+        let end = reply.indexOf("\n", start);
+        if (end < 0) end = reply.length;
+        const line = reply.slice(start, end);
+        start = end + 1;
+        c.resolve!(
+          toResult(c.runtime, p, NO_RULES, c.input.agentRunId ?? null, line, Number(c.est), c.resId),
+        );
+      }
+    } else {
+      for (const c of part) {
+        c.resolve!(
+          rebuildAndRetry(deps, c.runtime, c.input, c.estimate, c.fold, c.attempt, reply as string[]),
+        );
+      }
+    }
+  }).catch((err: unknown) => {
+    for (const c of part) c.reject!(err);
+  });
 }
 
 const PERIOD_OF_CODE: Record<string, DeniedBy> = Object.fromEntries(

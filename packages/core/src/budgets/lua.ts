@@ -258,6 +258,130 @@ return verdict('A', '', projectMode, string.sub(codes, bind, bind), usage[bind],
 `;
 
 /**
+ * CHECK_MANY: several checks of one project in one script, answered as if CHECK had run for each in
+ * turn — each sees the holds of those before it. Only checks that name no binding run cap and match
+ * no tag rule, and neither refresh lifetimes nor fold tallies, travel this way (the rest go alone).
+ * KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, then the usage of each limited window.
+ * ARGV: 1 now, 2 codes of the limited windows, then one limit per code; then the check count and
+ * per check: flags (as CHECK's), estimate, reservation id, reservation expiry, run id ('' = none).
+ * Returns {'REBUILD', 'p'}, or CHECK's verdict lines, one per check in order, joined by newlines.
+ * The batch's reads (built markers, hold floor, held sum, usage) and its writes (one ZADD, one
+ * HSET, one HINCRBY per held sum) are made once, not once per check.
+ */
+const CHECK_MANY_BODY = `
+local now = tonumber(ARGV[1])
+local codes = ARGV[2]
+local nWin = #codes
+local limits = {}
+for i = 1, nWin do limits[i] = tonumber(ARGV[2 + i]) end
+local at = 3 + nWin
+local n = tonumber(ARGV[at])
+local built = redis.call('HMGET', KEYS[1], 'p', 'x')
+if not built[1] then return {'REBUILD', 'p'} end
+
+local minExp, minExpText = nil, nil
+for c = 1, n do
+  local text = ARGV[at + 4 + 5 * (c - 1)]
+  local e = tonumber(text)
+  if minExp == nil or e < minExp then minExp, minExpText = e, text end
+end
+-- The hold floor, as CHECK keeps it (see there); the earliest expiry of the batch stands for the
+-- expiry a reservation made now would get.
+local floor = tonumber(built[2])
+if floor == nil or floor <= now then
+  ${RELEASE}
+  release_expired(KEYS[2], KEYS[3], KEYS[4], now)
+  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  local floorText = minExpText
+  if first[2] ~= nil and tonumber(first[2]) < minExp then floorText = first[2] end
+  redis.call('HSET', KEYS[1], 'x', floorText)
+  floor = tonumber(floorText)
+end
+
+local heldText = redis.call('HGET', KEYS[4], 'p')
+local heldP = num(heldText)
+local usage
+if nWin == 1 then
+  usage = {redis.call('GET', KEYS[5])}
+elseif nWin > 1 then
+  usage = redis.call('MGET', unpack(KEYS, 5))
+else
+  usage = {}
+end
+local settled = {}
+for i = 1, nWin do settled[i] = num(usage[i]) end
+
+local function verdict(v, reason, mode, scope, u, h)
+  return v .. '|' .. reason .. '|' .. mode .. '|' .. scope .. '|' .. (u or '') .. '|' .. (h or '')
+end
+
+local out = {}
+local zadd, hset = {}, {}
+local added, addedTexts = 0, {}
+local runs, runOrder = {}, {}
+local holdFloor = nil
+for c = 1, n do
+  local o = at + 1 + 5 * (c - 1)
+  local flags, estText, id, exp, runId = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
+  local est = tonumber(estText)
+  local bind, bindRem, deny, denyRem
+  for i = 1, nWin do
+    local rem = limits[i] - (settled[i] + heldP) - est
+    if bind == nil or rem < bindRem then bind, bindRem = i, rem end
+    if rem < 0 and (deny == nil or rem < denyRem) then deny, denyRem = i, rem end
+  end
+  local mode = string.sub(flags, 1, 1) == 'h' and 'h' or 'a'
+  if string.sub(flags, 3, 3) == '1' then
+    if bind == nil then out[c] = 'D|run_stopped|h|||'
+    else out[c] = verdict('D', 'run_stopped', 'h', string.sub(codes, bind, bind), usage[bind], heldText) end
+  elseif deny ~= nil then
+    out[c] = verdict('D', 'p', mode, string.sub(codes, deny, deny), usage[deny], heldText)
+  else
+    if bind == nil then out[c] = 'A||' .. mode .. '|||'
+    else out[c] = verdict('A', '', mode, string.sub(codes, bind, bind), usage[bind], heldText) end
+    if string.sub(flags, 2, 2) == '1' then
+      zadd[#zadd + 1] = exp
+      zadd[#zadd + 1] = id
+      hset[#hset + 1] = id
+      hset[#hset + 1] = estText .. '||' .. runId
+      local e = tonumber(exp)
+      if holdFloor == nil or e < holdFloor then holdFloor = e end
+      if est > 0 then
+        heldP = heldP + est
+        heldText = fmt(heldP)
+        added = added + est
+        addedTexts[#addedTexts + 1] = estText
+        if runId ~= '' then
+          if runs[runId] == nil then runs[runId] = {}; runOrder[#runOrder + 1] = runId end
+          local r = runs[runId]
+          r[#r + 1] = estText
+        end
+      end
+    end
+  end
+end
+
+if #zadd > 0 then
+  if holdFloor < floor then redis.call('HSET', KEYS[1], 'x', fmt(holdFloor)) end
+  redis.call('ZADD', KEYS[2], unpack(zadd))
+  redis.call('HSET', KEYS[3], unpack(hset))
+end
+-- Sums are added at once while a double holds them exactly; otherwise amount by amount.
+local function add_all(field, texts)
+  local sum = 0
+  for _, t in ipairs(texts) do sum = sum + tonumber(t) end
+  if sum < 9007199254740992 then
+    redis.call('HINCRBY', KEYS[4], field, fmt(sum))
+  else
+    for _, t in ipairs(texts) do redis.call('HINCRBY', KEYS[4], field, t) end
+  end
+end
+if added > 0 then add_all('p', addedTexts) end
+for _, runId in ipairs(runOrder) do add_all('r:' .. runId, runs[runId]) end
+return table.concat(out, '\\n')
+`;
+
+/**
  * CONFIRM. KEYS: 1 built, 2 holds, 3 holdRecords, 4 heldSums, 5 settled, 6 confirmed,
  * 7 confirmedExp, 8 provisional, 9 provisionalExp, 10 ingestedCalls, 11-13 usage d/w/m.
  * ARGV: 1 now, 2 reservation id, 3 call id ('' = none), 4 actual amount, 5-7 window keys d/w/m,
@@ -462,6 +586,7 @@ function script(name: string, body: string, withCommon = true): LuaScript {
 }
 
 export const CHECK_SCRIPT = script("check", AMOUNTS + CHECK_BODY, false);
+export const CHECK_MANY_SCRIPT = script("check-many", AMOUNTS + CHECK_MANY_BODY, false);
 export const CONFIRM_SCRIPT = script("confirm", CONFIRM_BODY);
 export const INGEST_SCRIPT = script("ingest", INGEST_BODY);
 export const REBUILD_APPLY_SCRIPT = script("rebuild-apply", REBUILD_APPLY_BODY, false);
