@@ -644,8 +644,13 @@ export function respBulkAscii(text: string): string {
  * ioredis would measure and format every argument of every call again.
  */
 class EncodedEvalsha extends Command {
-  constructor(private readonly resp: string) {
+  /** `args` is the command's arguments as ioredis would hold them (for tracing and error reports). */
+  constructor(
+    private readonly resp: string,
+    args: string[],
+  ) {
     super("evalsha", NO_ARGS, UTF8_REPLIES);
+    this.args = args;
   }
   override toWritable(): string {
     return this.resp;
@@ -709,18 +714,17 @@ function sendScript<T>(
     if (redis.options.keyPrefix) {
       sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
     } else {
-      let command: Command;
-      if (encoded === null) {
-        const all = [s.sha, String(keys.length)];
-        for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
-        for (let i = 0; i < args.length; i++) all.push(args[i]!);
-        command = new FlatCommand("evalsha", all);
-      } else {
-        const nKeys = String(keys.length);
-        command = new EncodedEvalsha(
-          `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
-        );
-      }
+      const nKeys = String(keys.length);
+      const all = [s.sha, nKeys];
+      for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
+      for (let i = 0; i < args.length; i++) all.push(args[i]!);
+      const command =
+        encoded === null
+          ? new FlatCommand("evalsha", all)
+          : new EncodedEvalsha(
+              `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
+              all,
+            );
       redis.sendCommand(command);
       sent = command.promise;
     }
