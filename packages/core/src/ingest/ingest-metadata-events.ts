@@ -458,14 +458,18 @@ interface Waiting {
 }
 interface InsertQueue {
   waiting: Waiting[];
+  /** Rows of the waiting batches. */
+  rows: number;
   inFlight: number;
 }
 const insertQueues = new WeakMap<Pool, Map<string, InsertQueue>>();
 
 /**
- * Group commit. A batch whose project has fewer than INGEST_STATEMENTS_IN_FLIGHT statements running
- * is written at once, alone; otherwise it waits, and when a statement finishes, the batches that
- * waited meanwhile go as one statement (up to INGEST_GROUP_ROWS rows). At the SDK's batch size a
+ * Group commit. A batch whose project has no statement running is written at once, alone; otherwise
+ * it waits, and when the statement finishes, the batches that waited meanwhile go as one statement
+ * (up to INGEST_GROUP_ROWS rows). A second statement (at most INGEST_STATEMENTS_IN_FLIGHT) starts
+ * beside the running one only when a full group is waiting, so large batches still use two
+ * connections while small ones gather into big statements. At the SDK's batch size a
  * statement's fixed work (the agent-run upsert, the commit) then serves many requests instead of
  * one, and nothing waits on a timer: an idle project's batch is never delayed. Each batch still
  * resolves only after its statement has committed, with the call keys of its own rows that went in.
@@ -478,17 +482,22 @@ function insertCoalesced(pg: Pool, projectId: string, part: InsertPart): Promise
   }
   let queue = queues.get(projectId);
   if (queue === undefined) {
-    queue = { waiting: [], inFlight: 0 };
+    queue = { waiting: [], rows: 0, inFlight: 0 };
     queues.set(projectId, queue);
   }
   const q = queue;
   const done = new Promise<Set<string>>((resolve, reject) => q.waiting.push({ part, resolve, reject }));
+  q.rows += part.rows.length;
   pumpInserts(pg, projectId, queues, q);
   return done;
 }
 
 function pumpInserts(pg: Pool, projectId: string, queues: Map<string, InsertQueue>, q: InsertQueue): void {
-  while (q.inFlight < INGEST_STATEMENTS_IN_FLIGHT && q.waiting.length > 0) {
+  // A second statement starts only for a full group: small batches gather behind the running one.
+  while (
+    q.waiting.length > 0 &&
+    (q.inFlight === 0 || (q.inFlight < INGEST_STATEMENTS_IN_FLIGHT && q.rows >= INGEST_GROUP_ROWS))
+  ) {
     let take = 1;
     let total = q.waiting[0]!.part.rows.length;
     while (take < q.waiting.length && total + q.waiting[take]!.part.rows.length <= INGEST_GROUP_ROWS) {
@@ -496,6 +505,7 @@ function pumpInserts(pg: Pool, projectId: string, queues: Map<string, InsertQueu
       take++;
     }
     const group = q.waiting.splice(0, take);
+    q.rows -= total;
     q.inFlight++;
     void writeGroup(pg, projectId, group).finally(() => {
       q.inFlight--;
