@@ -1,19 +1,22 @@
-// The dashboard's production server: Next.js's request handler behind a plain node:http server,
-// so that every request carries the TCP peer address in x-breakwater-peer (overwriting any value a
+// The dashboard's production server, and its single port. The SDK API's paths (/api/v1/*, /health,
+// /health/ready) are answered here by the lean SDK API server's own dispatch, bounds and keep-alive
+// (@breakwater/wire's createDashboardServer), so a single-port deployment serves the SDK as fast as
+// the lean server. Every other request is handed, streamed, to Next.js, which runs in a child
+// process (next-process.mjs) on a private Unix socket: Next.js turns on AsyncLocalStorage, and with
+// it promise hooks, process-wide, which would tax every budget check if they shared a process.
+// Each handed-over request carries the TCP peer address in x-breakwater-peer (overwriting any value a
 // client sent under that name). Route handlers cannot see the socket otherwise, and the sign-in
 // limiter needs the real peer to decide which X-Forwarded-For entries to trust (TRUST_PROXY).
-// The SDK API's paths (/api/v1/*, /health, /health/ready) skip Next.js altogether: they are answered
-// by the lean SDK API server's own dispatch, bounds and keep-alive (@breakwater/wire's
-// createDashboardServer), so a single-port deployment serves the SDK as fast as the lean server.
-// Flags as `next start`: --port/-p, --hostname/-H.
-import { existsSync } from "node:fs";
+// Flags as `next start`: --port/-p, --hostname/-H. Started without the lean server's V8 flags, it
+// starts itself again with them (and forwards SIGINT/SIGTERM), so `node server.mjs` is enough.
+import { fork, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import next from "next";
 import { startWebMetricsFromEnv } from "./lib/metrics-listener.mjs";
-
-const PEER_ADDRESS_HEADER = "x-breakwater-peer";
+import { createNextProxy } from "./lib/next-proxy.mjs";
 
 let values;
 try {
@@ -34,6 +37,26 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 /**
+ * The lean SDK API server's V8 flags (packages/wire/bin/breakwater-sdk-api.mjs): the SDK API is
+ * answered in this process, and its short-lived garbage wants the same young generation. V8 reads
+ * them only at start, so they cannot be set from here.
+ */
+const WIRE_NODE_FLAGS = ["--max-semi-space-size=32"];
+
+if (WIRE_NODE_FLAGS.every((f) => process.execArgv.includes(f))) await serve();
+else relaunchWithFlags();
+
+function relaunchWithFlags() {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, ...WIRE_NODE_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: ["inherit", "inherit", "inherit", "ipc"] },
+  );
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
+}
+
+/**
  * @breakwater/wire's dashboard port: its production bundle (`npm run build -w @breakwater/wire`,
  * which turbo runs before the dashboard's build), else its TypeScript source through tsx, as the
  * lean server's launcher does. Imported at run time, so `next build` never sees it.
@@ -46,25 +69,80 @@ async function loadWirePort() {
   return tsImport(pathToFileURL(path.join(wireRoot, "src", "dashboard-port.ts")).href, import.meta.url);
 }
 
-const app = next({ dev: false, dir: import.meta.dirname, hostname: values.hostname, port });
-const handle = app.getRequestHandler();
-const [wire] = await Promise.all([loadWirePort(), app.prepare()]);
-// Route handlers trust x-breakwater-peer only when this server set it (see createAuthHandler).
-globalThis.__breakwaterPeerHeader = true;
-
-// Keep-alive (65 s, longer than common load-balancer idle timeouts), the header/request deadlines
-// and the connection cap are the lean SDK API server's, for the dashboard's requests too.
-const server = wire.createDashboardServer((req, res) => {
-  req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
-  handle(req, res);
-});
-startWebMetricsFromEnv(server); // Prometheus /metrics on WEB_METRICS_PORT, when set
-server.listen(port, values.hostname, () => {
-  process.stdout.write(`Dashboard listening on http://${values.hostname ?? "0.0.0.0"}:${port}\n`);
-});
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    server.close(() => wire.closeSharedWireRuntime().finally(() => process.exit(0)));
-    server.closeAllConnections();
+/**
+ * Starts Next.js in its own process on a Unix socket in a fresh directory only this user can open
+ * (so nothing else on the machine can reach it and forge x-breakwater-peer); resolves once it
+ * serves requests. A Next.js process that ends while this server runs ends this server too, so a
+ * supervisor restarts the pair.
+ */
+function startNext() {
+  const dir = mkdtempSync(path.join(tmpdir(), "breakwater-web-"));
+  const socketPath = path.join(dir, "next.sock");
+  const child = fork(
+    path.join(import.meta.dirname, "next-process.mjs"),
+    [socketPath, String(port), values.hostname ?? ""],
+    // Next.js runs with node's defaults, not this process's flags (nor an --inspect port it would
+    // fight over).
+    { stdio: "inherit", execArgv: [] },
+  );
+  const cleanUp = () => rmSync(dir, { recursive: true, force: true });
+  process.once("exit", cleanUp);
+  const ready = new Promise((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code, signal) =>
+      reject(new Error(`Next.js exited before serving (${signal ?? code})`)),
+    );
   });
+  return { child, socketPath, ready };
+}
+
+/** The dashboard's port: the SDK API answered here, everything else handed to Next.js. */
+async function serve() {
+  const nextjs = startNext();
+  const [wire] = await Promise.all([loadWirePort(), nextjs.ready]).catch((err) => {
+    process.stderr.write(`server.mjs: ${err instanceof Error ? err.message : String(err)}\n`);
+    nextjs.child.kill("SIGTERM");
+    process.exit(1);
+  });
+  const toNext = createNextProxy(nextjs.socketPath, {
+    onError: (err) => process.stderr.write(`server.mjs: Next.js did not answer: ${err.message}\n`),
+  });
+
+  let stopping = false;
+  nextjs.child.once("exit", (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`server.mjs: the Next.js process ended (${signal ?? code}); stopping\n`);
+    process.exit(1);
+  });
+
+  // Keep-alive (65 s, longer than common load-balancer idle timeouts), the header/request deadlines
+  // and the connection cap are the lean SDK API server's, for the dashboard's requests too.
+  const server = wire.createDashboardServer(toNext);
+  startWebMetricsFromEnv(server); // Prometheus /metrics on WEB_METRICS_PORT, when set
+  server.listen(port, values.hostname, () => {
+    process.stdout.write(`Dashboard listening on http://${values.hostname ?? "0.0.0.0"}:${port}\n`);
+  });
+  const stop = () => {
+    if (stopping) return; // Ctrl-C reaches this process twice: from the terminal and from the launcher
+    stopping = true;
+    const nextDone = new Promise((resolve) => {
+      if (nextjs.child.exitCode !== null || nextjs.child.signalCode !== null) resolve();
+      else nextjs.child.once("exit", resolve);
+    });
+    nextjs.child.kill("SIGTERM");
+    server.close(() =>
+      Promise.all([wire.closeSharedWireRuntime(), nextDone]).finally(() => {
+        toNext.close();
+        process.exit(0);
+      }),
+    );
+    server.closeAllConnections();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, stop);
+  // Started by the launcher above: stop with it, however it ended (even SIGKILL), never orphaned
+  // on the port.
+  if (process.channel) {
+    process.once("disconnect", stop);
+    process.channel.unref();
+  }
 }

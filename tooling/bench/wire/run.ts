@@ -726,7 +726,8 @@ async function main() {
     }
     const web = startServer(
       "dashboard",
-      // As deployed (`npm run start -w @breakwater/web`): plain node, no extra V8 flags.
+      // As deployed (`npm run start -w @breakwater/web`): plain `node server.mjs`, which gives itself
+      // the lean server's V8 flags and runs Next.js in a child process.
       [path.join(repoRoot, "apps/web/server.mjs"), "-p", String(PORTS.dashboard), "-H", "127.0.0.1"],
       childEnv({
         NODE_ENV: "production",
