@@ -3,7 +3,12 @@ import { runInNewContext } from "node:vm";
 import { type PrivateRedis, startPrivateRedis } from "@breakwater/queue/testing";
 import { Command, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUDGET_REDIS_COMMAND_TIMEOUT_MS, createBudgetRedis, withRedis } from "./budget-redis";
+import {
+  BUDGET_REDIS_COMMAND_TIMEOUT_MS,
+  createBudgetRedis,
+  withRedis,
+  writeCorkedNow,
+} from "./budget-redis";
 
 // A private redis-server, so pausing it (CLIENT PAUSE: a server that accepts commands and never
 // answers them) cannot disturb anything else.
@@ -208,6 +213,41 @@ describe("auto-pipelining of the budget Redis client", () => {
       // An explicit pipeline still travels as one write, and a failing command fails alone.
       const results = await redis.pipeline().set("p", "1").hget("p", "x").get("p").exec();
       expect(results?.map(([err, v]) => (err ? "error" : v))).toEqual(["OK", "error", "1"]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("writes a batch issued from a setImmediate in that turn when told to, not a turn later", async () => {
+    const redis = createBudgetRedis(`redis://127.0.0.1:${port}/0`, { enableAutoPipelining: true }) as Redis;
+    try {
+      await ready(redis);
+      const counts = spyWrites(redis);
+      // As the check's CHECK_MANY flush runs: commands issued from the check phase, then written.
+      const seen = await new Promise<{ before: number; after: number; nextTurn: number }>((resolve) => {
+        setImmediate(() => {
+          void redis.echo("a");
+          void redis.echo("b");
+          const before = counts.chunks;
+          writeCorkedNow(redis);
+          const after = counts.chunks;
+          setImmediate(() => resolve({ before, after, nextTurn: counts.chunks }));
+        });
+      });
+      expect(seen).toEqual({ before: 0, after: 2, nextTurn: 2 });
+      expect(counts.writev).toBe(1); // still one write for the batch
+      // Without the call the batch leaves at the uncork queued from the check phase: a turn later.
+      const late = await new Promise<{ sameTurn: number; nextTurn: number }>((resolve) => {
+        setImmediate(() => {
+          void redis.echo("c");
+          const sameTurn = counts.chunks;
+          setImmediate(() => resolve({ sameTurn, nextTurn: counts.chunks }));
+        });
+      });
+      expect(late).toEqual({ sameTurn: 2, nextTurn: 3 });
+      // Nothing corked: a no-op.
+      writeCorkedNow(redis);
+      expect(await redis.echo("d")).toBe("d");
     } finally {
       redis.disconnect();
     }

@@ -119,6 +119,22 @@ export function createBudgetRedis(target: RedisTarget | string, opts: RedisOptio
 }
 
 const patched = new WeakSet<Redis>();
+// Each corking connection's "write what is corked now" (see writeCorkedNow).
+const uncorkers = new WeakMap<Redis, () => void>();
+
+/**
+ * Writes what `redis`'s corked connections hold now instead of at their setImmediate. For a batcher
+ * that itself runs from a setImmediate (the check's CHECK_MANY flush): a command first issued in the
+ * check phase corks the socket and its uncork, queued from that phase, would wait a whole turn of
+ * the event loop — a poll phase's worth of other requests — before the batch leaves.
+ */
+export function writeCorkedNow(redis: RedisClient): void {
+  if (!isCluster(redis)) {
+    uncorkers.get(redis)?.();
+    return;
+  }
+  for (const node of redis.nodes("master")) uncorkers.get(node)?.();
+}
 
 /** Puts the corked writes and the deadline watchdog on one connection (once). */
 function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: boolean): void {
@@ -133,6 +149,7 @@ function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: bo
     corked = null;
     socket?.uncork();
   };
+  if (enableAutoPipelining) uncorkers.set(redis, uncork);
   const send = redis.sendCommand;
   // Every command passes here, pipelined ones included (their batch is written to the socket too).
   redis.sendCommand = function (this: Redis, command, stream) {

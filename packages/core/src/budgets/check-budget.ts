@@ -1,6 +1,6 @@
 import { newId } from "../ids";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
-import { budgetUnavailable } from "./budget-redis";
+import { budgetUnavailable, writeCorkedNow } from "./budget-redis";
 import {
   budgetRuntimeCache,
   type ProjectBudgetRuntime,
@@ -282,7 +282,7 @@ function evaluate(
     return new Promise<CheckBudgetResult>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
-      if (p.queue.push(call) === 1) setImmediate(flushChecks, deps, p);
+      if (p.queue.push(call) === 1 && waiting.push({ deps, p }) === 1) setImmediate(flushAll);
     });
   }
   return sendCheck(deps, p, call);
@@ -290,6 +290,28 @@ function evaluate(
 
 /** Checks per CHECK_MANY: bounds one script's run (Redis runs scripts one at a time). */
 const CHECKS_PER_SCRIPT = 64;
+
+/** Projects with checks queued this turn, flushed together from one setImmediate. */
+let waiting: { deps: BudgetDeps; p: PreparedRuntime }[] = [];
+
+/**
+ * Sends every queued project's checks, then writes them to Redis at once: they were issued from
+ * the check phase, where the budget client's corked socket would otherwise wait for the next turn
+ * of the event loop (writeCorkedNow).
+ */
+function flushAll(): void {
+  const batch = waiting;
+  waiting = [];
+  let redis: BudgetDeps["redis"] | null = null;
+  for (const { deps, p } of batch) {
+    flushChecks(deps, p);
+    if (deps.redis !== redis) {
+      if (redis) writeCorkedNow(redis);
+      redis = deps.redis;
+    }
+  }
+  if (redis) writeCorkedNow(redis);
+}
 
 function flushChecks(deps: BudgetDeps, p: PreparedRuntime): void {
   const queue = p.queue;
