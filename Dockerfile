@@ -53,5 +53,5 @@ ENV NODE_ENV=production \
 COPY --from=build --chown=node:node /app /app
 USER node
 EXPOSE 3000 3001 3002
-# Default role: the dashboard (apps/web/server.mjs: Next.js behind a server that records each request's peer) on $PORT.
+# Default role: the dashboard (apps/web/server.mjs: the SDK API answered in-process, Next.js in a child process, each request's peer recorded) on $PORT.
 CMD ["sh", "-c", "exec npm run -s -w @breakwater/web start -- --port \"$PORT\" --hostname \"$HOST\""]
