@@ -41,7 +41,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
  * answered in this process, and its short-lived garbage wants the same young generation. V8 reads
  * them only at start, so they cannot be set from here.
  */
-const WIRE_NODE_FLAGS = ["--max-semi-space-size=32"];
+const WIRE_NODE_FLAGS = ["--max-semi-space-size=32", "--no-allocation-site-pretenuring"];
 
 if (WIRE_NODE_FLAGS.every((f) => process.execArgv.includes(f))) await serve();
 else relaunchWithFlags();

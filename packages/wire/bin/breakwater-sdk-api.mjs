@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const built = join(root, "dist", "sdk-api.mjs");
 let args;
 // A larger young generation: the check allocates short-lived objects and scavenges less often.
-const flags = ["--max-semi-space-size=32"];
+const flags = ["--max-semi-space-size=32", "--no-allocation-site-pretenuring"];
 if (existsSync(built)) {
   args = [...flags, "--enable-source-maps", built];
 } else {
