@@ -144,19 +144,27 @@ function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: bo
   if (!watchdog && !enableAutoPipelining) return;
 
   let corked: Redis["stream"] | null = null;
+  let pending: NodeJS.Immediate | null = null;
   const uncork = () => {
+    pending = null;
     const socket = corked;
     corked = null;
     socket?.uncork();
   };
-  if (enableAutoPipelining) uncorkers.set(redis, uncork);
+  // Written now (writeCorkedNow): the setImmediate would find nothing to do, yet while it waits
+  // the event loop polls without blocking and turns once more for it.
+  const uncorkNow = () => {
+    if (pending !== null) clearImmediate(pending);
+    uncork();
+  };
+  if (enableAutoPipelining) uncorkers.set(redis, uncorkNow);
   const send = redis.sendCommand;
   // Every command passes here, pipelined ones included (their batch is written to the socket too).
   redis.sendCommand = function (this: Redis, command, stream) {
     if (enableAutoPipelining && corked === null && this.stream) {
       corked = this.stream;
       corked.cork();
-      setImmediate(uncork);
+      pending = setImmediate(uncork);
     }
     const result = send.call(this, command, stream);
     if (watchdog && !command.isSettled) watchdog.track(command);
