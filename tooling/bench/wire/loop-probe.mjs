@@ -2,6 +2,8 @@
 // records event-loop stalls and GC pauses without touching the server's code, and writes them as
 // JSON to LOOP_PROBE_OUT when the process exits. Tail latency is made of exactly these.
 import { writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
 import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 
 const out = process.env.LOOP_PROBE_OUT;
@@ -33,6 +35,49 @@ if (out) {
     }
   }).observe({ entryTypes: ["gc"] });
 
+  // Where a request's time goes inside the server, for the stretch between two SIGUSR2s (the
+  // bench sends them around the open loop): from the request event to the first write on the
+  // Redis connection after it, from that write to the next reply data Node reads, and from that
+  // read to res.end. Matched by time, not by request: at an open loop's low concurrency almost
+  // every request has the loop to itself; pairs that cannot match (a reply read after the answer
+  // ended) are skipped.
+  const redisPort = Number(process.env.LOOP_PROBE_REDIS_PORT);
+  let phasesOn = false;
+  const reqs = [];
+  const writes = [];
+  const reads = [];
+  let phases = null;
+  if (redisPort) {
+    const writeGeneric = net.Socket.prototype._writeGeneric;
+    net.Socket.prototype._writeGeneric = function (...a) {
+      if (phasesOn && this.remotePort === redisPort) writes.push(performance.now());
+      return writeGeneric.apply(this, a);
+    };
+    const push = net.Socket.prototype.push;
+    net.Socket.prototype.push = function (chunk, ...rest) {
+      if (phasesOn && chunk && this.remotePort === redisPort) reads.push(performance.now());
+      return push.call(this, chunk, ...rest);
+    };
+    const emit = http.Server.prototype.emit;
+    http.Server.prototype.emit = function (event, ...args) {
+      if (phasesOn && event === "request") {
+        const res = args[1];
+        const rec = [performance.now(), -1];
+        reqs.push(rec);
+        const end = res.end;
+        res.end = function (...a) {
+          rec[1] = performance.now();
+          return end.apply(this, a);
+        };
+      }
+      return emit.call(this, event, ...args);
+    };
+    process.on("SIGUSR2", () => {
+      phasesOn = !phasesOn;
+      if (!phasesOn) phases = phaseSummary(reqs, writes, reads);
+    });
+  }
+
   process.on("exit", () => {
     const ms = (ns) => Math.round(ns / 1e4) / 100;
     writeFileSync(
@@ -53,7 +98,45 @@ if (out) {
         ),
         longGc,
         heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
+        phases,
       }),
     );
   });
+}
+
+/** Percentiles (µs) of the three in-server phases of each matched request. */
+function phaseSummary(reqs, writes, reads) {
+  const toRedis = [];
+  const redisTrip = [];
+  const toAnswer = [];
+  const total = [];
+  let w = 0;
+  let r = 0;
+  for (const [t0, t3] of reqs) {
+    if (t3 < 0) continue;
+    while (w < writes.length && writes[w] < t0) w++;
+    if (w >= writes.length) break;
+    const t1 = writes[w];
+    while (r < reads.length && reads[r] < t1) r++;
+    if (r >= reads.length) break;
+    const t2 = reads[r];
+    if (t2 > t3) continue;
+    toRedis.push(t1 - t0);
+    redisTrip.push(t2 - t1);
+    toAnswer.push(t3 - t2);
+    total.push(t3 - t0);
+  }
+  const q = (a) => {
+    a.sort((x, y) => x - y);
+    const at = (p) => Math.round((a[Math.floor(p * (a.length - 1))] ?? 0) * 1000);
+    return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+  };
+  return {
+    matched: total.length,
+    requests: reqs.length,
+    toRedis: q(toRedis),
+    redisTrip: q(redisTrip),
+    toAnswer: q(toAnswer),
+    total: q(total),
+  };
 }

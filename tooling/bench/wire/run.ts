@@ -491,6 +491,8 @@ async function main() {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
+  // A probed server times its requests' phases around this Redis's port (loop-probe.mjs).
+  const redisPort = new URL(redisUrl).port || "6379";
   const nodeFlags = deploymentNodeFlags();
   log(`servers run with the deployment's node flags: ${nodeFlags.join(" ") || "(none)"}`);
   const bw = startServer(
@@ -502,6 +504,7 @@ async function main() {
     ],
     childEnv({
       ...(flags.profile || flags.probe ? { LOOP_PROBE_OUT: path.join(profileDir, "loop.json") } : {}),
+      ...(flags.probe ? { LOOP_PROBE_REDIS_PORT: redisPort } : {}),
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       AUTH_SECRET: randomBytes(24).toString("hex"),
@@ -523,7 +526,12 @@ async function main() {
       redisUrl,
     ],
     childEnv(
-      flags.profile || flags.probe ? { LOOP_PROBE_OUT: path.join(profileDir, "bare", "loop.json") } : {},
+      flags.profile || flags.probe
+        ? {
+            LOOP_PROBE_OUT: path.join(profileDir, "bare", "loop.json"),
+            ...(flags.probe ? { LOOP_PROBE_REDIS_PORT: redisPort } : {}),
+          }
+        : {},
     ),
   );
   generator = fork(path.join(here, "loadgen.ts"), [], {
@@ -910,6 +918,11 @@ async function main() {
     // bounds): on a shared machine a burst of foreign load otherwise decides the p99.
     const rounds: { bare: OpenResult; breakwater: OpenResult; clean: boolean }[] = [];
     resetCpu();
+    // A probed server times its requests' phases from here to the end of the open loop.
+    const togglePhases = () => {
+      if (flags.probe) for (const c of [bw, bare]) c.kill("SIGUSR2");
+    };
+    togglePhases();
     for (let round = 0; round < maxRounds && rounds.filter((r) => r.clean).length < cleanRounds; round++) {
       const pair: Partial<Record<"bare" | "breakwater", OpenResult>> = {};
       for (const s of order(round)) {
@@ -927,6 +940,7 @@ async function main() {
           `  round ${round + 1} disturbed (generator send lag p99 ${pair.bare!.sendLagP99.toFixed(1)} / ${pair.breakwater!.sendLagP99.toFixed(1)} ms): not counted`,
         );
     }
+    togglePhases();
     const clean = rounds.filter((r) => r.clean);
     const disturbed = clean.length < minCleanRounds;
     const used = disturbed ? rounds : clean;
@@ -1159,6 +1173,7 @@ function loopSummary(file: string): string {
     gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
     longGc: [number, string, number][];
     heapUsedMb: number;
+    phases?: Phases | null;
   };
   const stallMs = p.stalls.map((s) => s[1]);
   const over = (ms: number) => stallMs.filter((s) => s >= ms).length;
@@ -1172,6 +1187,26 @@ function loopSummary(file: string): string {
     `GC: ${Object.entries(p.gc)
       .map(([k, g]) => `${k} ${g.count}× total ${g.totalMs} ms max ${g.maxMs} ms`)
       .join("; ")}; heap at exit ${p.heapUsedMb} MB`,
+    ...(p.phases ? [phaseLines(p.phases)] : []),
+  ].join("\n");
+}
+
+type Quantiles = { p50: number; p90: number; p99: number };
+interface Phases {
+  matched: number;
+  requests: number;
+  toRedis: Quantiles;
+  redisTrip: Quantiles;
+  toAnswer: Quantiles;
+  total: Quantiles;
+}
+
+/** The open loop's in-server phases (loop-probe.mjs), µs p50 / p90 / p99. */
+function phaseLines(ph: Phases): string {
+  const f = (q: Quantiles) => `${q.p50} / ${q.p90} / ${q.p99}`;
+  return [
+    `open loop inside the server, µs p50 / p90 / p99 (${ph.matched} of ${ph.requests} requests matched):`,
+    `  request → Redis write ${f(ph.toRedis)}; Redis write → reply read ${f(ph.redisTrip)}; reply read → answer ${f(ph.toAnswer)}; whole ${f(ph.total)}`,
   ].join("\n");
 }
 
