@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { SDK_API_NODE_FLAGS } from "@breakwater/wire/node-flags";
 import { startWebMetricsFromEnv } from "./lib/metrics-listener.mjs";
 import { createNextProxy } from "./lib/next-proxy.mjs";
 
@@ -36,20 +37,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-/**
- * The lean SDK API server's V8 flags (packages/wire/bin/breakwater-sdk-api.mjs): the SDK API is
- * answered in this process, and its short-lived garbage wants the same young generation. V8 reads
- * them only at start, so they cannot be set from here.
- */
-const WIRE_NODE_FLAGS = ["--max-semi-space-size=32", "--no-allocation-site-pretenuring"];
-
-if (WIRE_NODE_FLAGS.every((f) => process.execArgv.includes(f))) await serve();
+// The SDK API is answered in this process: it runs with the lean server's V8 flags
+// (SDK_API_NODE_FLAGS), which V8 reads only at start, so they cannot be set from here.
+if (SDK_API_NODE_FLAGS.every((f) => process.execArgv.includes(f))) await serve();
 else relaunchWithFlags();
 
 function relaunchWithFlags() {
   const child = spawn(
     process.execPath,
-    [...process.execArgv, ...WIRE_NODE_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    [...process.execArgv, ...SDK_API_NODE_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
     { stdio: ["inherit", "inherit", "inherit", "ipc"] },
   );
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

@@ -6,17 +6,13 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SDK_API_NODE_FLAGS } from "./node-flags.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const built = join(root, "dist", "sdk-api.mjs");
 let args;
-// A larger young generation: the check allocates short-lived objects and scavenges less often.
-// No allocation-site pretenuring: sites V8 tenured while the server warmed up kept allocating a
-// request's objects in old space, where, dead, they held each scavenge's young objects alive
-// until a full GC (scavenges kept ~350 KB and paused ~3 ms; without it 43 KB and ~1.7 ms).
-const flags = ["--max-semi-space-size=32", "--no-allocation-site-pretenuring"];
 if (existsSync(built)) {
-  args = [...flags, "--enable-source-maps", built];
+  args = [...SDK_API_NODE_FLAGS, "--enable-source-maps", built];
 } else {
   const require = createRequire(import.meta.url);
   args = [

@@ -19,7 +19,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseConfig, processEnv } from "@breakwater/config";
 import {
@@ -314,10 +314,13 @@ async function main() {
     CHECKPOINT_DISABLE: "1",
   };
   const sdkBin = path.join(repoRoot, "packages/wire/dist/sdk-api.mjs");
+  const { SDK_API_NODE_FLAGS } = (await import(
+    pathToFileURL(path.join(repoRoot, "packages/wire/bin/node-flags.mjs")).href
+  )) as { SDK_API_NODE_FLAGS: string[] };
   const startSdk = (name: string, port: number, env: NodeJS.ProcessEnv) =>
     startProc(
       name,
-      ["--max-semi-space-size=32", "--enable-source-maps", sdkBin],
+      [...SDK_API_NODE_FLAGS, "--enable-source-maps", sdkBin],
       { cwd: repoRoot, env: { ...env, ...shared, SDK_PORT: String(port) } },
       log,
     );

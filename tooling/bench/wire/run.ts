@@ -135,11 +135,10 @@ let stopping = false;
  * packages/wire/bin/breakwater-sdk-api.mjs). Both servers get them: the figures must describe
  * Breakwater as deployed, and the reference must not differ from it by a runtime setting.
  */
-function deploymentNodeFlags(): string[] {
-  const bin = readFileSync(path.join(repoRoot, "packages/wire/bin/breakwater-sdk-api.mjs"), "utf8");
-  const m = /const flags = \[([^\]]*)\]/.exec(bin);
-  if (!m) throw new Error("cannot read the node flags of packages/wire/bin/breakwater-sdk-api.mjs");
-  return [...m[1]!.matchAll(/"([^"]+)"/g)].map((f) => f[1]!);
+async function deploymentNodeFlags(): Promise<string[]> {
+  const file = path.join(repoRoot, "packages/wire/bin/node-flags.mjs");
+  const { SDK_API_NODE_FLAGS } = (await import(pathToFileURL(file).href)) as { SDK_API_NODE_FLAGS: string[] };
+  return SDK_API_NODE_FLAGS;
 }
 
 function startServer(
@@ -493,7 +492,7 @@ async function main() {
   }
   // A probed server times its requests' phases around this Redis's port (loop-probe.mjs).
   const redisPort = new URL(redisUrl).port || "6379";
-  const nodeFlags = deploymentNodeFlags();
+  const nodeFlags = await deploymentNodeFlags();
   log(`servers run with the deployment's node flags: ${nodeFlags.join(" ") || "(none)"}`);
   const bw = startServer(
     "breakwater",
