@@ -11,14 +11,39 @@ if (out) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const stalls = []; // [at ms since start, stall ms] for every stall ≥ 5 ms
+  // The stretches between two SIGUSR2s (the bench's measured rounds), and what happened in them:
+  // stalls of ≥ 2 ms and every GC pause. Tail latency within a measured stretch is made of these.
+  const windows = []; // [start, end] ms since start
+  let inWindow = false;
+  const windowStalls = []; // [stall ms, CPU ms used over it, involuntary context switches], ≥ 2 ms
+  const windowGc = []; // pause ms
   const TICK = 2;
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  let lastIvcsw = 0;
   setInterval(() => {
     const now = performance.now();
     const stall = now - last - TICK;
     if (stall >= 5) stalls.push([Math.round(now), Math.round(stall * 10) / 10]);
+    if (inWindow) {
+      // CPU the process used over the stall (all threads) and how often the kernel preempted it:
+      // a stall the process spent running is its own work; one it spent off the CPU is not.
+      const cpu = process.cpuUsage();
+      const ivcsw = process.resourceUsage().involuntaryContextSwitches;
+      if (stall >= 2) {
+        const usedMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+        windowStalls.push([Math.round(stall * 10) / 10, Math.round(usedMs * 10) / 10, ivcsw - lastIvcsw]);
+      }
+      lastCpu = cpu;
+      lastIvcsw = ivcsw;
+    }
     last = now;
   }, TICK).unref();
+  process.on("SIGUSR2", () => {
+    inWindow = !inWindow;
+    if (inWindow) windows.push([Math.round(performance.now()), -1]);
+    else if (windows.length > 0) windows[windows.length - 1][1] = Math.round(performance.now());
+  });
 
   const KINDS = { 1: "minor", 2: "major", 4: "incremental", 8: "weakcb", 16: "major" };
   const gc = {}; // kind -> { count, totalMs, maxMs }
@@ -31,6 +56,7 @@ if (out) {
       g.count++;
       g.totalMs += e.duration;
       g.maxMs = Math.max(g.maxMs, e.duration);
+      if (inWindow) windowGc.push(Math.round(e.duration * 100) / 100);
       if (e.duration >= 5) longGc.push([Math.round(e.startTime), kind, Math.round(e.duration * 10) / 10]);
     }
   }).observe({ entryTypes: ["gc"] });
@@ -99,6 +125,9 @@ if (out) {
         longGc,
         heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
         phases,
+        windows,
+        windowStalls,
+        windowGc,
       }),
     );
   });

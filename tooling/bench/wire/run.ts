@@ -17,13 +17,17 @@
  * it on standalone Redis (db 3), interleaved round by round — checks closed and open loop, ingest in
  * batches of 50 — reported as cluster ÷ standalone (what sharding costs a single server).
  *
+ * `--only lone` instead: checks over one connection, one at a time, interleaved round by round — every
+ * check is a lone check, the path the open loop's requests take — for a steady per-check CPU split
+ * (Node µs, Redis µs) and the latency of a check nothing queues behind.
+ *
  * `--only flood` instead: a legitimate project's open-loop checks alone and beside a concurrent
  * flood of keyless and made-up-key requests (from a second generator process), interleaved round
  * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
  *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
  *        --probe (only the event-loop / GC probe in both servers: stalls and GC pauses, no profiler),
- *        --only check|ingest|lease|flood|dashboard|cluster, --out <file> (default results/latest.json),
+ *        --only check|lone|ingest|lease|flood|dashboard|cluster, --out <file> (default results/latest.json),
  *        --database <name> (default breakwater_bench, on the server of DATABASE_URL),
  *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2).
  */
@@ -67,9 +71,20 @@ const { values: flags } = parseArgs({
     port: { type: "string", default: "3610" },
   },
 });
-const only = flags.only as "check" | "ingest" | "lease" | "flood" | "dashboard" | "cluster" | undefined;
-if (only !== undefined && !["check", "ingest", "lease", "flood", "dashboard", "cluster"].includes(only)) {
-  process.stderr.write("--only takes check, ingest, lease, flood, dashboard or cluster\n");
+const only = flags.only as
+  | "check"
+  | "lone"
+  | "ingest"
+  | "lease"
+  | "flood"
+  | "dashboard"
+  | "cluster"
+  | undefined;
+if (
+  only !== undefined &&
+  !["check", "lone", "ingest", "lease", "flood", "dashboard", "cluster"].includes(only)
+) {
+  process.stderr.write("--only takes check, lone, ingest, lease, flood, dashboard or cluster\n");
   process.exit(2);
 }
 
@@ -88,6 +103,8 @@ const PLAN = {
     maxSendLagMs: 10,
   },
   closed: { connections: 32, rounds: 4, seconds: 3 },
+  // One connection: every check is a lone check (the open loop's path), one after another.
+  lone: { rounds: 6, seconds: 4 },
   // Batches of 50 are what the SDKs send, from many instances at once; batches of 1000 are backfills.
   ingest: { sizes: [50, 1000], rounds: 3, seconds: 3, concurrency: { 50: 8, 1000: 4 } },
   // 1,000 keyless + 1,000 made-up-key requests per second beside the legitimate project's checks.
@@ -962,6 +979,10 @@ async function main() {
       bare: openBare,
       breakwater: openBw,
       cpu_us_per_request: { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() },
+      redis_commands_per_request: {
+        bare: cpu.bare.redisPerUnit(),
+        breakwater: cpu.breakwater.redisPerUnit(),
+      },
       p50_ratio: openBw.p50 / openBare.p50,
       p99_ratio: p99Ratio,
       p99_ratio_by_round: pairRatios.map(r2),
@@ -1015,6 +1036,51 @@ async function main() {
         closedBw.rps / closedBare.rps >= PLAN.targets.closedRatio &&
         closedBw.non2xx === 0 &&
         closedBw.errors === 0,
+    };
+  }
+
+  if (only === "lone") {
+    const { rounds, seconds } = PLAN.lone;
+    log(`lone checks: warm-up, then ${rounds}×${seconds} s per server over one connection, interleaved…`);
+    for (const s of servers)
+      await send({
+        op: "closed",
+        port: s.port,
+        path: CHECK_PATH,
+        headers,
+        bodies,
+        connections: 1,
+        seconds: 2,
+      });
+    resetCpu();
+    // A probed server times its requests' phases over the measured rounds.
+    if (flags.probe) for (const c of [bw, bare]) c.kill("SIGUSR2");
+    const runs: Record<"bare" | "breakwater", ClosedResult[]> = { bare: [], breakwater: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const s of order(round)) {
+        await sleep(300);
+        runs[s.name].push(
+          await segment<ClosedResult>(
+            s,
+            { op: "closed", port: s.port, path: CHECK_PATH, headers, bodies, connections: 1, seconds },
+            (r) => r.requests2xx + r.non2xx,
+          ),
+        );
+      }
+    }
+    if (flags.probe) for (const c of [bw, bare]) c.kill("SIGUSR2");
+    const bareLone = throughputOf(runs.bare);
+    const bwLone = throughputOf(runs.breakwater);
+    results.check_lone = {
+      seconds: rounds * seconds,
+      bare: bareLone,
+      breakwater: bwLone,
+      cpu_us_per_request: { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() },
+      redis_commands_per_request: {
+        bare: cpu.bare.redisPerUnit(),
+        breakwater: cpu.breakwater.redisPerUnit(),
+      },
+      ratio: bwLone.rps / bareLone.rps,
     };
   }
 
@@ -1090,7 +1156,9 @@ async function main() {
   if (flags.probe && !flags.profile) {
     profile = [
       `── Breakwater ──\n${loopSummary(path.join(profileDir, "loop.json"))}`,
-      ...(only === "check" ? [`── bare ──\n${loopSummary(path.join(profileDir, "bare", "loop.json"))}`] : []),
+      ...(only === "check" || only === "lone"
+        ? [`── bare ──\n${loopSummary(path.join(profileDir, "bare", "loop.json"))}`]
+        : []),
     ].join("\n\n");
   }
   if (flags.profile) {
@@ -1100,13 +1168,17 @@ async function main() {
         `── ${name} ──`,
         loopSummary(path.join(dir, "loop.json")),
         file
-          ? summarizeProfile(path.join(dir, file), { requests: only === "check" ? requests : undefined })
+          ? summarizeProfile(path.join(dir, file), {
+              requests: only === "check" || only === "lone" ? requests : undefined,
+            })
           : `no CPU profile of ${name} was written`,
       ].join("\n");
     };
     profile = [
       summary(profileDir, "Breakwater", requestsServed.breakwater),
-      ...(only === "check" ? [summary(path.join(profileDir, "bare"), "bare", requestsServed.bare)] : []),
+      ...(only === "check" || only === "lone"
+        ? [summary(path.join(profileDir, "bare"), "bare", requestsServed.bare)]
+        : []),
     ].join("\n\n");
   }
 
@@ -1173,6 +1245,9 @@ function loopSummary(file: string): string {
     longGc: [number, string, number][];
     heapUsedMb: number;
     phases?: Phases | null;
+    windows?: [number, number][];
+    windowStalls?: [number, number, number][];
+    windowGc?: number[];
   };
   const stallMs = p.stalls.map((s) => s[1]);
   const over = (ms: number) => stallMs.filter((s) => s >= ms).length;
@@ -1186,7 +1261,24 @@ function loopSummary(file: string): string {
     `GC: ${Object.entries(p.gc)
       .map(([k, g]) => `${k} ${g.count}× total ${g.totalMs} ms max ${g.maxMs} ms`)
       .join("; ")}; heap at exit ${p.heapUsedMb} MB`,
+    ...(p.windows?.length ? [windowLine(p.windows, p.windowStalls ?? [], p.windowGc ?? [])] : []),
     ...(p.phases ? [phaseLines(p.phases)] : []),
+  ].join("\n");
+}
+
+/** Stalls and GC pauses inside the measured stretches only (the rounds, not warm-up or setup). */
+function windowLine(windows: [number, number][], stalls: [number, number, number][], gc: number[]): string {
+  const seconds = windows.reduce((s, [a, b]) => s + (b > a ? b - a : 0), 0) / 1000;
+  const over = (a: number[], ms: number) => a.filter((x) => x >= ms).length;
+  const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
+  const ms = stalls.map((x) => x[0]);
+  const long = stalls.filter((x) => x[0] >= 5);
+  return [
+    `measured stretch (${seconds.toFixed(1)} s): stalls ≥2 ms ${stalls.length}, ≥5 ms ${long.length}, ≥10 ms ${over(ms, 10)}, ` +
+      `stalled ${sum(ms).toFixed(0)} ms in all; GC ${gc.length}× total ${sum(gc).toFixed(0)} ms, ≥2 ms ${over(gc, 2)}, max ${Math.max(0, ...gc)} ms`,
+    `  stalls ≥5 ms there: ${sum(long.map((x) => x[0])).toFixed(0)} ms stalled, ${sum(long.map((x) => x[1])).toFixed(0)} ms of it on the CPU, ` +
+      `${sum(long.map((x) => x[2]))} involuntary context switches` +
+      (long.length ? `; each (stall/cpu/ivcsw): ${long.map((x) => x.join("/")).join(" ")}` : ""),
   ].join("\n");
 }
 
@@ -1200,11 +1292,11 @@ interface Phases {
   total: Quantiles;
 }
 
-/** The open loop's in-server phases (loop-probe.mjs), µs p50 / p90 / p99. */
+/** The probed requests' in-server phases (loop-probe.mjs), µs p50 / p90 / p99. */
 function phaseLines(ph: Phases): string {
   const f = (q: Quantiles) => `${q.p50} / ${q.p90} / ${q.p99}`;
   return [
-    `open loop inside the server, µs p50 / p90 / p99 (${ph.matched} of ${ph.requests} requests matched):`,
+    `${only === "lone" ? "lone checks" : "open loop"} inside the server, µs p50 / p90 / p99 (${ph.matched} of ${ph.requests} requests matched):`,
     `  request → Redis write ${f(ph.toRedis)}; Redis write → reply read ${f(ph.redisTrip)}; reply read → answer ${f(ph.toAnswer)}; whole ${f(ph.total)}`,
   ].join("\n");
 }
@@ -1220,10 +1312,20 @@ interface Report {
     p99_ratio_median_of_rounds: number;
     target_p99_ratio_max: number;
     cpu_us_per_request: CpuSplit;
+    /** Absent in result files written before it was recorded. */
+    redis_commands_per_request?: Record<"bare" | "breakwater", Record<string, { calls: number; us: number }>>;
     rounds_run: number;
     rounds_counted: number;
     disturbed: boolean;
     pass: boolean | null;
+  };
+  check_lone?: {
+    seconds: number;
+    bare: ReturnType<typeof throughputOf>;
+    breakwater: ReturnType<typeof throughputOf>;
+    cpu_us_per_request: CpuSplit;
+    redis_commands_per_request: Record<"bare" | "breakwater", Record<string, { calls: number; us: number }>>;
+    ratio: number;
   };
   check_closed_loop?: {
     connections: number;
@@ -1349,6 +1451,17 @@ function printTable(r: Report) {
       c.ratio.toFixed(2),
       `≥ ${c.target_ratio_min.toFixed(2)}`,
       verdict(c.pass),
+    );
+  }
+  const l = r.check_lone;
+  if (l) {
+    row(
+      "check lone, 1 conn (req/s)",
+      r0(l.breakwater.rps).toString(),
+      r0(l.bare.rps).toString(),
+      l.ratio.toFixed(2),
+      "",
+      "",
     );
   }
   const f = r.flood;
@@ -1480,16 +1593,33 @@ function printTable(r: Report) {
     log(`  check open    Breakwater: ${fmtCpu(o.cpu_us_per_request.breakwater)}`);
     log(`                bare:       ${fmtCpu(o.cpu_us_per_request.bare)}`);
   }
+  if (l) {
+    log(`  check lone    Breakwater: ${fmtCpu(l.cpu_us_per_request.breakwater)}`);
+    log(`                bare:       ${fmtCpu(l.cpu_us_per_request.bare)}`);
+  }
   if (c) {
     log(`  check closed  Breakwater: ${fmtCpu(c.cpu_us_per_request.breakwater)}`);
     log(`                bare:       ${fmtCpu(c.cpu_us_per_request.bare)}`);
   }
+  const fmtRedis = (m: Record<string, { calls: number; us: number }>) =>
+    Object.entries(m)
+      .slice(0, 6)
+      .map(([name, v]) => `${name} ${v.calls}× ${v.us} µs`)
+      .join(", ");
+  // Older result files have no open-loop command statistics.
+  if (o?.redis_commands_per_request) {
+    log(
+      "  Redis time inside commands per check (open loop, mostly lone checks; a script's inner calls are also listed):",
+    );
+    log(`                Breakwater: ${fmtRedis(o.redis_commands_per_request.breakwater)}`);
+    log(`                bare:       ${fmtRedis(o.redis_commands_per_request.bare)}`);
+  }
+  if (l) {
+    log("  Redis time inside commands per check (lone checks; a script's inner calls are also listed):");
+    log(`                Breakwater: ${fmtRedis(l.redis_commands_per_request.breakwater)}`);
+    log(`                bare:       ${fmtRedis(l.redis_commands_per_request.bare)}`);
+  }
   if (c) {
-    const fmtRedis = (m: Record<string, { calls: number; us: number }>) =>
-      Object.entries(m)
-        .slice(0, 6)
-        .map(([name, v]) => `${name} ${v.calls}× ${v.us} µs`)
-        .join(", ");
     log("  Redis time inside commands per check (closed loop; a script's inner calls are also listed):");
     log(`                Breakwater: ${fmtRedis(c.redis_commands_per_request.breakwater)}`);
     log(`                bare:       ${fmtRedis(c.redis_commands_per_request.bare)}`);
@@ -1524,6 +1654,8 @@ function compact(r: Report) {
       ratio: r2(c.ratio),
       pass: c.pass,
     };
+  const l = r.check_lone;
+  if (l) out.check_lone = { bw_rps: r0(l.breakwater.rps), bare_rps: r0(l.bare.rps), ratio: r2(l.ratio) };
   const k = r.cluster;
   if (k)
     out.cluster_over_standalone = {
