@@ -122,6 +122,18 @@ const patched = new WeakSet<Redis>();
 // Each corking connection's "write what is corked now" (see writeCorkedNow).
 const uncorkers = new WeakMap<Redis, () => void>();
 
+// Each corking connection's "cork until writeCorkedNow" (see corkUntilWritten).
+const corkers = new WeakMap<Redis, () => void>();
+
+/**
+ * Corks a standalone client's connection until the next writeCorkedNow, without the setImmediate
+ * its first command would arm: for a batcher that writes its commands itself right after issuing
+ * them (the check's flush). A cluster's node connections cork as usual.
+ */
+export function corkUntilWritten(redis: RedisClient): void {
+  if (!isCluster(redis)) corkers.get(redis)?.();
+}
+
 /**
  * Writes what `redis`'s corked connections hold now instead of at their setImmediate. For a batcher
  * that itself runs from a setImmediate (the check's CHECK_MANY flush): a command first issued in the
@@ -157,7 +169,15 @@ function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: bo
     if (pending !== null) clearImmediate(pending);
     uncork();
   };
-  if (enableAutoPipelining) uncorkers.set(redis, uncorkNow);
+  if (enableAutoPipelining) {
+    uncorkers.set(redis, uncorkNow);
+    corkers.set(redis, () => {
+      if (corked === null && redis.stream) {
+        corked = redis.stream;
+        corked.cork();
+      }
+    });
+  }
   const send = redis.sendCommand;
   // Every command passes here, pipelined ones included (their batch is written to the socket too).
   redis.sendCommand = function (this: Redis, command, stream) {

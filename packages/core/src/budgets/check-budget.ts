@@ -1,13 +1,13 @@
 import { newId } from "../ids";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
-import { budgetUnavailable, writeCorkedNow } from "./budget-redis";
+import { budgetUnavailable, corkUntilWritten, writeCorkedNow } from "./budget-redis";
 import {
   budgetRuntimeCache,
   type ProjectBudgetRuntime,
   selectorMatches,
   type TagRuleRuntime,
 } from "./budget-runtime";
-import { CHECK_MANY_SCRIPT, CHECK_SCRIPT, respBulk, respBulkAscii, runEncodedScript } from "./lua";
+import { CHECK_MANY_SCRIPT, CHECK_SCRIPT, respBulk, respBulkAscii, sendEncodedScript } from "./lua";
 import { nanosToUsd } from "./money";
 import { ensureBudgetBuilt } from "./rebuild-budget-counters";
 import { isAutoRun } from "./record-ingested-spend";
@@ -223,7 +223,7 @@ interface CheckCall {
   est: string;
   resId: string | null;
   expires: string;
-  /** Set while the check waits in its project's queue. */
+  /** Settle the check's promise (set when it is created). */
   resolve?: (result: CheckBudgetResult | Promise<CheckBudgetResult>) => void;
   reject?: (err: unknown) => void;
 }
@@ -278,14 +278,13 @@ function evaluate(
   // The common check (no binding run cap, no tag rule, nothing else to do) waits for the end of
   // this turn of the event loop: the project's checks that arrived in the same turn go to Redis in
   // one CHECK_MANY. A lone check goes as it came, so an idle project's check is not slowed.
-  if (!capped && rules.length === 0 && !refresh && !folding) {
-    return new Promise<CheckBudgetResult>((resolve, reject) => {
-      call.resolve = resolve;
-      call.reject = reject;
-      if (p.queue.push(call) === 1 && waiting.push({ deps, p }) === 1) setImmediate(flushAll);
-    });
-  }
-  return sendCheck(deps, p, call);
+  const queued = !capped && rules.length === 0 && !refresh && !folding;
+  return new Promise<CheckBudgetResult>((resolve, reject) => {
+    call.resolve = resolve;
+    call.reject = reject;
+    if (!queued) sendCheck(deps, p, call);
+    else if (p.queue.push(call) === 1 && waiting.push({ deps, p }) === 1) setImmediate(flushAll);
+  });
 }
 
 /** Checks per CHECK_MANY: bounds one script's run (Redis runs scripts one at a time). */
@@ -304,11 +303,12 @@ function flushAll(): void {
   waiting = [];
   let redis: BudgetDeps["redis"] | null = null;
   for (const { deps, p } of batch) {
-    flushChecks(deps, p);
     if (deps.redis !== redis) {
       if (redis) writeCorkedNow(redis);
       redis = deps.redis;
+      corkUntilWritten(redis);
     }
+    flushChecks(deps, p);
   }
   if (redis) writeCorkedNow(redis);
 }
@@ -319,16 +319,15 @@ function flushChecks(deps: BudgetDeps, p: PreparedRuntime): void {
   for (let from = 0; from < queue.length; from += CHECKS_PER_SCRIPT) {
     const part = queue.length <= CHECKS_PER_SCRIPT ? queue : queue.slice(from, from + CHECKS_PER_SCRIPT);
     if (part.length === 1) {
-      const c = part[0]!;
-      sendCheck(deps, p, c).then(c.resolve, c.reject);
+      sendCheck(deps, p, part[0]!);
     } else {
       sendChecks(deps, p, part);
     }
   }
 }
 
-/** One check, one CHECK script. */
-function sendCheck(deps: BudgetDeps, p: PreparedRuntime, c: CheckCall): Promise<CheckBudgetResult> {
+/** One check, one CHECK script; its answer settles the check's promise. */
+function sendCheck(deps: BudgetDeps, p: PreparedRuntime, c: CheckCall): void {
   const { runtime, runId, capped, rules, nowMs, est, resId, expires, flags } = c;
   // The script's KEYS and ARGV, and the same as RESP bulk strings: the project's key names and
   // limits are encoded once (PreparedRuntime), each check encodes only its own values.
@@ -371,10 +370,24 @@ function sendCheck(deps: BudgetDeps, p: PreparedRuntime, c: CheckCall): Promise<
     );
   }
   for (let i = optionalFrom; i < args.length; i++) encoded += respBulk(args[i]!);
-  return runEncodedScript(deps.redis, CHECK_SCRIPT, scriptKeys, args, encoded, (reply) =>
-    typeof reply === "string"
-      ? toResult(runtime, p, rules, c.input.agentRunId ?? null, reply, Number(est), resId)
-      : rebuildAndRetry(deps, runtime, c.input, c.estimate, c.fold, c.attempt, reply as string[]),
+  sendEncodedScript(
+    deps.redis,
+    CHECK_SCRIPT,
+    scriptKeys,
+    args,
+    encoded,
+    (reply) => {
+      try {
+        c.resolve!(
+          typeof reply === "string"
+            ? toResult(runtime, p, rules, c.input.agentRunId ?? null, reply, Number(est), resId)
+            : rebuildAndRetry(deps, runtime, c.input, c.estimate, c.fold, c.attempt, reply as string[]),
+        );
+      } catch (err) {
+        c.reject!(err);
+      }
+    },
+    c.reject!,
   );
 }
 
@@ -398,7 +411,10 @@ function sendChecks(deps: BudgetDeps, p: PreparedRuntime, part: CheckCall[]): vo
       respBulkAscii(c.expires) +
       respBulk(c.runId);
   }
-  runEncodedScript(deps.redis, CHECK_MANY_SCRIPT, p.head, args, encoded, (reply) => {
+  const fail = (err: unknown) => {
+    for (const c of part) c.reject!(err);
+  };
+  const onReply = (reply: unknown) => {
     if (typeof reply === "string") {
       let start = 0;
       for (const c of part) {
@@ -417,9 +433,23 @@ function sendChecks(deps: BudgetDeps, p: PreparedRuntime, part: CheckCall[]): vo
         );
       }
     }
-  }).catch((err: unknown) => {
-    for (const c of part) c.reject!(err);
-  });
+  };
+  sendEncodedScript(
+    deps.redis,
+    CHECK_MANY_SCRIPT,
+    p.head,
+    args,
+    encoded,
+    (reply) => {
+      // A check settled already ignores a second settlement: a throw here fails the rest.
+      try {
+        onReply(reply);
+      } catch (err) {
+        fail(err);
+      }
+    },
+    fail,
+  );
 }
 
 const PERIOD_OF_CODE: Record<string, DeniedBy> = Object.fromEntries(
@@ -441,15 +471,19 @@ function toResult(
   est: number,
   reservationId: string | null,
 ): CheckBudgetResult {
-  const [verdict, reason, mode, scope, usage, held] = reply.split("|") as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  const allowed = verdict === "A";
+  // "verdict|reason|mode|scope|usage|held", read field by field (no array per answer).
+  const r1 = reply.indexOf("|");
+  const r2 = reply.indexOf("|", r1 + 1);
+  const r3 = reply.indexOf("|", r2 + 1);
+  const r4 = reply.indexOf("|", r3 + 1);
+  const r5 = reply.indexOf("|", r4 + 1);
+  if (r1 < 0 || r2 < 0 || r3 < 0 || r4 < 0 || r5 < 0) throw new Error(`malformed budget verdict: ${reply}`);
+  const allowed = reply.charCodeAt(0) === 65; // "A"
+  const reason = reply.slice(r1 + 1, r2);
+  const mode = reply.slice(r2 + 1, r3);
+  const scope = reply.slice(r3 + 1, r4);
+  const usage = reply.slice(r4 + 1, r5);
+  const held = reply.slice(r5 + 1);
   const stopped = reason === "run_stopped";
   let limit = 0;
   let used = 0;

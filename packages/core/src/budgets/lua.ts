@@ -693,6 +693,60 @@ export function runEncodedScript<T>(
   return sendScript(redis, s, keys, args, encoded, onReply);
 }
 
+/**
+ * `runEncodedScript` for a caller that settles its own promise: the reply goes to `onReply`, a
+ * failure (as BUDGET_UNAVAILABLE) to `onError`, from the one continuation the command's promise
+ * gets — no promise of its own and no extra microtask per command. `onReply` must not throw.
+ */
+export function sendEncodedScript(
+  redis: RedisClient,
+  s: LuaScript,
+  keys: string[],
+  args: string[],
+  encoded: string,
+  onReply: (reply: unknown) => void,
+  onError: (err: unknown) => void,
+): void {
+  if (
+    !isSelfBounded(redis) ||
+    redis.options.keyPrefix ||
+    redis.status === "end" ||
+    redis.status === "close"
+  ) {
+    sendScript(redis, s, keys, args, encoded, onReply).then(undefined, onError);
+    return;
+  }
+  let command: EncodedEvalsha;
+  try {
+    command = encodedEvalsha(s, keys, args, encoded);
+    redis.sendCommand(command);
+  } catch (err) {
+    onError(asBudgetUnavailable(err));
+    return;
+  }
+  command.promise.then(onReply, (err: unknown) => {
+    if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
+      redis
+        .eval(s.source, keys.length, ...keys, ...args)
+        .then(onReply, (e: unknown) => onError(asBudgetUnavailable(e)));
+    } else {
+      onError(asBudgetUnavailable(err));
+    }
+  });
+}
+
+/** The EVALSHA of `s` written as `encoded` (its keys and args as RESP bulk strings, in order). */
+function encodedEvalsha(s: LuaScript, keys: string[], args: string[], encoded: string): EncodedEvalsha {
+  const nKeys = String(keys.length);
+  const all = [s.sha, nKeys];
+  for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
+  for (let i = 0; i < args.length; i++) all.push(args[i]!);
+  return new EncodedEvalsha(
+    `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
+    all,
+  );
+}
+
 const asIs = (reply: unknown) => reply;
 
 /** One EVALSHA of `s` (pre-encoded when `encoded` is given), its reply through `onReply`, failures as BUDGET_UNAVAILABLE. */
@@ -714,17 +768,15 @@ function sendScript<T>(
     if (redis.options.keyPrefix) {
       sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
     } else {
-      const nKeys = String(keys.length);
-      const all = [s.sha, nKeys];
-      for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
-      for (let i = 0; i < args.length; i++) all.push(args[i]!);
-      const command =
-        encoded === null
-          ? new FlatCommand("evalsha", all)
-          : new EncodedEvalsha(
-              `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
-              all,
-            );
+      let command: Command;
+      if (encoded === null) {
+        const all = [s.sha, String(keys.length)];
+        for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
+        for (let i = 0; i < args.length; i++) all.push(args[i]!);
+        command = new FlatCommand("evalsha", all);
+      } else {
+        command = encodedEvalsha(s, keys, args, encoded);
+      }
       redis.sendCommand(command);
       sent = command.promise;
     }
