@@ -169,23 +169,21 @@ function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: bo
     if (pending !== null) clearImmediate(pending);
     uncork();
   };
+  // Corks the connection unless it is corked already; true when this call corked it.
+  const cork = (): boolean => {
+    if (corked !== null || !redis.stream) return false;
+    corked = redis.stream;
+    corked.cork();
+    return true;
+  };
   if (enableAutoPipelining) {
     uncorkers.set(redis, uncorkNow);
-    corkers.set(redis, () => {
-      if (corked === null && redis.stream) {
-        corked = redis.stream;
-        corked.cork();
-      }
-    });
+    corkers.set(redis, cork);
   }
   const send = redis.sendCommand;
   // Every command passes here, pipelined ones included (their batch is written to the socket too).
   redis.sendCommand = function (this: Redis, command, stream) {
-    if (enableAutoPipelining && corked === null && this.stream) {
-      corked = this.stream;
-      corked.cork();
-      pending = setImmediate(uncork);
-    }
+    if (enableAutoPipelining && cork()) pending = setImmediate(uncork);
     const result = send.call(this, command, stream);
     if (watchdog && !command.isSettled) watchdog.track(command);
     return result;

@@ -677,26 +677,12 @@ export function runBudgetScript(
 }
 
 /**
- * `runBudgetScript(redis, s, keys, args).then(onReply)` for a caller that has also encoded keys
- * and args as RESP bulk strings, in order (`encoded`): on a self-bounded client without a key
- * prefix the command is written as encoded and its reply handed to `onReply` in the same
- * continuation that maps failures; otherwise, and for the NOSCRIPT retry, `keys` and `args` are sent.
- */
-export function runEncodedScript<T>(
-  redis: RedisClient,
-  s: LuaScript,
-  keys: string[],
-  args: string[],
-  encoded: string,
-  onReply: (reply: unknown) => T | Promise<T>,
-): Promise<T> {
-  return sendScript(redis, s, keys, args, encoded, onReply);
-}
-
-/**
- * `runEncodedScript` for a caller that settles its own promise: the reply goes to `onReply`, a
- * failure (as BUDGET_UNAVAILABLE) to `onError`, from the one continuation the command's promise
- * gets — no promise of its own and no extra microtask per command. `onReply` must not throw.
+ * One EVALSHA of `s` for a caller that has also encoded `keys` and `args` as RESP bulk strings, in
+ * order (`encoded`), and settles its own promise: on a self-bounded client without a key prefix the
+ * command is written as encoded (otherwise, and for the NOSCRIPT retry, `keys` and `args` are sent);
+ * the reply goes to `onReply`, a failure (as BUDGET_UNAVAILABLE) to `onError`, from the one
+ * continuation the command's promise gets — no promise of its own and no extra microtask per
+ * command. `onReply` must not throw.
  */
 export function sendEncodedScript(
   redis: RedisClient,
@@ -725,26 +711,39 @@ export function sendEncodedScript(
     return;
   }
   command.promise.then(onReply, (err: unknown) => {
-    if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
-      redis
-        .eval(s.source, keys.length, ...keys, ...args)
-        .then(onReply, (e: unknown) => onError(asBudgetUnavailable(e)));
-    } else {
-      onError(asBudgetUnavailable(err));
-    }
+    evalOnNoScript(redis, s, keys, args, err).then(onReply, (e: unknown) => onError(asBudgetUnavailable(e)));
   });
+}
+
+/** After a failed EVALSHA: the script sent whole (EVAL, which also caches it) when Redis did not know it, else the failure. */
+function evalOnNoScript(
+  redis: RedisClient,
+  s: LuaScript,
+  keys: string[],
+  args: string[],
+  err: unknown,
+): Promise<unknown> {
+  if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
+    return redis.eval(s.source, keys.length, ...keys, ...args);
+  }
+  return Promise.reject(err);
 }
 
 /** The EVALSHA of `s` written as `encoded` (its keys and args as RESP bulk strings, in order). */
 function encodedEvalsha(s: LuaScript, keys: string[], args: string[], encoded: string): EncodedEvalsha {
   const nKeys = String(keys.length);
-  const all = [s.sha, nKeys];
-  for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
-  for (let i = 0; i < args.length; i++) all.push(args[i]!);
   return new EncodedEvalsha(
     `*${3 + keys.length + args.length}\r\n$7\r\nevalsha\r\n$${s.sha.length}\r\n${s.sha}\r\n$${nKeys.length}\r\n${nKeys}\r\n${encoded}`,
-    all,
+    evalshaArgs(s, keys, args),
   );
+}
+
+/** EVALSHA's arguments as one flat list: sha, key count, keys, args. */
+function evalshaArgs(s: LuaScript, keys: string[], args: string[]): string[] {
+  const all = [s.sha, String(keys.length)];
+  for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
+  for (let i = 0; i < args.length; i++) all.push(args[i]!);
+  return all;
 }
 
 const asIs = (reply: unknown) => reply;
@@ -768,25 +767,17 @@ function sendScript<T>(
     if (redis.options.keyPrefix) {
       sent = redis.evalsha(s.sha, keys.length, ...keys, ...args);
     } else {
-      let command: Command;
-      if (encoded === null) {
-        const all = [s.sha, String(keys.length)];
-        for (let i = 0; i < keys.length; i++) all.push(keys[i]!);
-        for (let i = 0; i < args.length; i++) all.push(args[i]!);
-        command = new FlatCommand("evalsha", all);
-      } else {
-        command = encodedEvalsha(s, keys, args, encoded);
-      }
+      const command =
+        encoded === null
+          ? new FlatCommand("evalsha", evalshaArgs(s, keys, args))
+          : encodedEvalsha(s, keys, args, encoded);
       redis.sendCommand(command);
       sent = command.promise;
     }
   } catch (err) {
     return Promise.reject(asBudgetUnavailable(err));
   }
-  return sent.then(onReply, (err: unknown) => {
-    if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
-      return redis.eval(s.source, keys.length, ...keys, ...args).then(onReply, throwBudgetUnavailable);
-    }
-    return throwBudgetUnavailable(err);
-  });
+  return sent.then(onReply, (err: unknown) =>
+    evalOnNoScript(redis, s, keys, args, err).then(onReply, throwBudgetUnavailable),
+  );
 }
