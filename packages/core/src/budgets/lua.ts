@@ -461,6 +461,9 @@ return 'settled'
  * window mask (subset of "dwm": windows of the event that are current), run id ('' = none),
  * tag refs ("ref:p,ref:p" of matching rules whose window is current).
  * Returns the number of events applied, or -1 when the project is not built (the rebuild reads Postgres).
+ * The batch's reads (which events and calls were already seen) are one ZMSCORE each, its marks one
+ * ZADD each, and every counter moves once by the batch's sum: a script call costs Redis more than
+ * the Lua around it, so the work per event is table bookkeeping, not commands.
  */
 const INGEST_BODY = `
 if redis.call('HEXISTS', KEYS[1], 'p') == 0 then return -1 end
@@ -473,47 +476,92 @@ local icallExp = now + tonumber(ARGV[3])
 local wk = {d = ARGV[5], w = ARGV[6], m = ARGV[7]}
 local wx = {d = ARGV[8], w = ARGV[9], m = ARGV[10]}
 local wkey = {d = KEYS[6], w = KEYS[7], m = KEYS[8]}
-local applied = 0
 local n = tonumber(ARGV[11])
+if n == 0 then return 0 end
+local members, calls = {}, {}
 for e = 1, n do
   local base = 12 + 6 * (e - 1)
-  local member, callId, amount = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2])
-  local mask, runId, refs = ARGV[base + 3], ARGV[base + 4], ARGV[base + 5]
-  if redis.call('ZADD', KEYS[2], 'NX', seenExp, member) == 1 then
+  members[e], calls[e] = ARGV[base], ARGV[base + 1]
+end
+local seen = redis.call('ZMSCORE', KEYS[2], unpack(members))
+local known = redis.call('ZMSCORE', KEYS[5], unpack(calls))
+-- Confirms' provisional amounts exist only while a confirmed call's event has not landed.
+local anyProvisional = redis.call('EXISTS', KEYS[3]) == 1
+
+-- Counter moves, summed per key in order of first touch: amount texts and the key's expiry.
+local moves, order = {}, {}
+local function move(key, text, kind, at)
+  local m = moves[key]
+  if m == nil then
+    m = {texts = {}, kind = kind, at = at}
+    moves[key] = m
+    order[#order + 1] = key
+  end
+  m.texts[#m.texts + 1] = text
+end
+local ruleLive = {}
+local function rule_live(r)
+  local live = ruleLive[r]
+  if live == nil then
+    live = redis.call('HEXISTS', KEYS[1], 't:' .. r) == 1
+    ruleLive[r] = live
+  end
+  return live
+end
+
+local applied = 0
+local seenAdd, callAdd = {}, {}
+local seenNow, callNow = {}, {}
+for e = 1, n do
+  local member, callId = members[e], calls[e]
+  if not seen[e] and not seenNow[member] then
+    seenNow[member] = true
+    seenAdd[#seenAdd + 1] = seenExp
+    seenAdd[#seenAdd + 1] = member
     applied = applied + 1
-    if not redis.call('ZSCORE', KEYS[5], callId) then
-      redis.call('ZADD', KEYS[5], icallExp, callId)
+    if not known[e] and not callNow[callId] then
+      callNow[callId] = true
+      callAdd[#callAdd + 1] = icallExp
+      callAdd[#callAdd + 1] = callId
       -- The first event of a call replaces the provisional amount its confirm added.
-      local raw = redis.call('HGET', KEYS[3], callId)
-      if raw then
-        local prov = cjson.decode(raw)
-        for _, k in ipairs(prov.k) do
-          if redis.call('EXISTS', k) == 1 then redis.call('DECRBY', k, prov.a) end
+      if anyProvisional then
+        local raw = redis.call('HGET', KEYS[3], callId)
+        if raw then
+          local prov = cjson.decode(raw)
+          for _, k in ipairs(prov.k) do
+            if redis.call('EXISTS', k) == 1 then redis.call('DECRBY', k, prov.a) end
+          end
+          redis.call('HDEL', KEYS[3], callId)
+          redis.call('ZREM', KEYS[4], callId)
         end
-        redis.call('HDEL', KEYS[3], callId)
-        redis.call('ZREM', KEYS[4], callId)
       end
     end
-    if amount > 0 then
-      for code in string.gmatch(mask, '%a') do
-        redis.call('INCRBY', wkey[code], fmt(amount))
-        redis.call('PEXPIREAT', wkey[code], wx[code])
-      end
-      if runId ~= '' then
-        local k = prefix .. 'run:' .. runId
-        redis.call('INCRBY', k, fmt(amount))
-        redis.call('PEXPIRE', k, ARGV[4])
-      end
-      for ref in string.gmatch(refs, '[^,]+') do
+    local base = 12 + 6 * (e - 1)
+    local amountText = ARGV[base + 2]
+    if tonumber(amountText) > 0 then
+      for code in string.gmatch(ARGV[base + 3], '%a') do move(wkey[code], amountText, 'at', wx[code]) end
+      local runId = ARGV[base + 4]
+      if runId ~= '' then move(prefix .. 'run:' .. runId, amountText, 'in', ARGV[4]) end
+      for ref in string.gmatch(ARGV[base + 5], '[^,]+') do
         local r, code = split_ref(ref)
-        if redis.call('HEXISTS', KEYS[1], 't:' .. r) == 1 then
-          local k = prefix .. 't:' .. r .. ':' .. wk[code]
-          redis.call('INCRBY', k, fmt(amount))
-          redis.call('PEXPIREAT', k, wx[code])
-        end
+        if rule_live(r) then move(prefix .. 't:' .. r .. ':' .. wk[code], amountText, 'at', wx[code]) end
       end
     end
   end
+end
+if #seenAdd > 0 then redis.call('ZADD', KEYS[2], unpack(seenAdd)) end
+if #callAdd > 0 then redis.call('ZADD', KEYS[5], unpack(callAdd)) end
+-- A key's sum is added at once while a double holds it exactly; otherwise amount by amount.
+for _, key in ipairs(order) do
+  local m = moves[key]
+  local sum = 0
+  for _, t in ipairs(m.texts) do sum = sum + tonumber(t) end
+  if sum < 9007199254740992 then
+    redis.call('INCRBY', key, fmt(sum))
+  else
+    for _, t in ipairs(m.texts) do redis.call('INCRBY', key, t) end
+  end
+  if m.kind == 'at' then redis.call('PEXPIREAT', key, m.at) else redis.call('PEXPIRE', key, m.at) end
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[5], ARGV[3])
