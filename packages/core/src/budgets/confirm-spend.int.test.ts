@@ -1,7 +1,10 @@
+import type { Command } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../testing/budgets";
+import { createBudgetRedis } from "./budget-redis";
 import { checkBudget } from "./check-budget";
 import { confirmSpend } from "./confirm-spend";
+import { INGEST_SCRIPT } from "./lua";
 import { type IngestedSpendItem, recordIngestedSpend } from "./record-ingested-spend";
 import { budgetKeys } from "./redis-keys";
 import { currentWindows } from "./windows";
@@ -251,6 +254,101 @@ describe("recordIngestedSpend with confirms", () => {
       currentUsage: 9,
     });
     expect((await check({ agentRunId: "run-y", tags: { team: "ads" } })).allowed).toBe(true);
+  });
+
+  it("moves each counter by a batch's exact sum: attempts, repeats and provisional amounts in one call", async () => {
+    const p = await project({
+      mode: "hard_deny",
+      limits: { daily: 100_000_000, monthly: 100_000_000 },
+      tagRules: [{ selector: { team: "search" }, period: "daily", limitUsd: 100_000_000 }],
+    });
+    const res = await reserve(p);
+    const confirmed = callId();
+    await confirm(p, res, confirmed, 2, 1); // provisional $4
+    const other = callId();
+    const tagged = { tags: { team: "search" } };
+    await recordIngestedSpend(env.deps, p, [
+      event(confirmed, 4.5, { agentRunId: "run-b" }),
+      event(confirmed, 1, { attemptIndex: 1, agentRunId: "run-b" }),
+      event(other, 0.25, { agentRunId: "run-b", ...tagged }),
+      event(other, 0.25, { agentRunId: "run-b", ...tagged }), // the same event twice: counted once
+    ]);
+    expect(await state(p)).toEqual({ daily: 5.75, monthly: 5.75, held: 0 });
+    const k = budgetKeys(p);
+    expect(await env.redis.get(k.run("run-b"))).toBe("5750000000");
+    expect(await env.redis.hlen(k.provisional)).toBe(0);
+    const tagCounter = async () => {
+      const [key] = await env.redis.keys(`${k.built.slice(0, -"built".length)}t:*`);
+      return env.redis.get(key!);
+    };
+    expect(await tagCounter()).toBe("250000000");
+    // Amounts whose sum a double cannot hold exactly are still added to the nano-dollar.
+    const big = 4_503_599_627_370_497n; // 2^52 + 1 nano-dollars
+    await recordIngestedSpend(env.deps, p, [
+      event(callId(), null, { costNanos: big }),
+      event(callId(), null, { costNanos: big }),
+      event(callId(), null, { costNanos: 1n, ...tagged }),
+    ]);
+    const w = currentWindows(new Date());
+    expect(BigInt((await env.redis.get(k.usage(w.daily.key)))!)).toBe(5_750_000_000n + 2n * big + 1n);
+    expect(await tagCounter()).toBe("250000001");
+  });
+
+  it("moves the counters of one turn's batches in one script call per 250 events", async () => {
+    const p = await project();
+    await reserve(p); // builds the counters
+    // Counts the script calls the real client sends.
+    const redis = env.redis as unknown as { sendCommand: (command: Command, ...rest: unknown[]) => unknown };
+    const send = redis.sendCommand;
+    let ingestCalls = 0;
+    redis.sendCommand = function (this: unknown, command: Command, ...rest: unknown[]) {
+      if (command.name === "evalsha" && command.args[0] === INGEST_SCRIPT.sha) ingestCalls++;
+      return send.call(this, command, ...rest);
+    };
+    try {
+      const three = [0.5, 0.25, 1].map((usd) => recordIngestedSpend(env.deps, p, [event(callId(), usd)]));
+      await Promise.all(three);
+      expect(ingestCalls).toBe(1);
+      expect((await state(p)).daily).toBe(1.75);
+
+      // Six batches of 50 in one turn: 250 events in one call, the last 50 in a second.
+      ingestCalls = 0;
+      const six = Array.from({ length: 6 }, () =>
+        recordIngestedSpend(
+          env.deps,
+          p,
+          Array.from({ length: 50 }, () => event(callId(), 0.01)),
+        ),
+      );
+      await Promise.all(six);
+      expect(ingestCalls).toBe(2);
+      expect((await state(p)).daily).toBeCloseTo(4.75, 9);
+
+      // A batch of the next turn is its own call.
+      ingestCalls = 0;
+      await recordIngestedSpend(env.deps, p, [event(callId(), 1)]);
+      await recordIngestedSpend(env.deps, p, [event(callId(), 1)]);
+      expect(ingestCalls).toBe(2);
+      expect((await state(p)).daily).toBeCloseTo(6.75, 9);
+    } finally {
+      redis.sendCommand = send;
+    }
+  });
+
+  it("rejects every batch of a group when Redis cannot take it (the events stay durable)", async () => {
+    const dead = createBudgetRedis("redis://127.0.0.1:3599/1");
+    try {
+      const p = await project();
+      const deps = { ...env.deps, redis: dead };
+      const results = await Promise.allSettled([
+        recordIngestedSpend(deps, p, [event(callId(), 1)]),
+        recordIngestedSpend(deps, p, [event(callId(), 2)]),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ code: "BUDGET_UNAVAILABLE" });
+    } finally {
+      dead.disconnect();
+    }
   });
 
   it("is a no-op while the project's counters are not in Redis (the rebuild reads the events)", async () => {

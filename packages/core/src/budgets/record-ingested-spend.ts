@@ -1,12 +1,11 @@
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
-import { withRedis } from "./budget-redis";
 import {
   budgetRuntimeCache,
   type ProjectBudgetRuntime,
   ruleRefWithPeriod,
   selectorMatches,
 } from "./budget-runtime";
-import { INGEST_SCRIPT, runScript } from "./lua";
+import { INGEST_SCRIPT, runBudgetScript } from "./lua";
 import { budgetKeys } from "./redis-keys";
 import { currentWindows, PERIOD_CODE, PERIODS, type Period, windowExpireAt } from "./windows";
 
@@ -32,16 +31,55 @@ const EVENTS_PER_SCRIPT = 250;
  * Window counters move only for events in the current window; run and tag-rule counters too.
  * When the project's counters are not in Redis this is a no-op: the next check rebuilds them from
  * the events. Throws BUDGET_UNAVAILABLE when Redis is down (the events are durable either way).
+ *
+ * Batches of one project that reach this in the same turn of the event loop (the batches one
+ * group-committed insert made durable together) move the counters in one script call, up to
+ * EVENTS_PER_SCRIPT events: each resolves when that call has. A script call costs Redis and the
+ * socket far more than the events in it, so a group of small batches pays it once.
  */
-export async function recordIngestedSpend(
+export function recordIngestedSpend(
   deps: BudgetDeps,
   projectId: string,
   items: IngestedSpendItem[],
 ): Promise<void> {
   const counted = items.filter((i) => i.status !== "budget_denied");
-  if (counted.length === 0) return;
-  const runtime = await budgetRuntimeCache(deps).get(projectId);
-  await applyIngestedSpend(deps, runtime, counted);
+  if (counted.length === 0) return Promise.resolve();
+  let open = openGroups.get(deps);
+  if (open === undefined) {
+    open = new Map();
+    openGroups.set(deps, open);
+  }
+  let group = open.get(projectId);
+  if (group !== undefined && group.items.length + counted.length > EVENTS_PER_SCRIPT) {
+    open.delete(projectId); // full: it leaves as it is, at its turn's end
+    group = undefined;
+  }
+  if (group === undefined) group = openGroup(deps, open, projectId);
+  for (const item of counted) group.items.push(item);
+  return group.done;
+}
+
+interface SpendGroup {
+  items: IngestedSpendItem[];
+  done: Promise<void>;
+}
+
+// Per deps (one per runtime), each project's group still taking batches this turn.
+const openGroups = new WeakMap<BudgetDeps, Map<string, SpendGroup>>();
+
+function openGroup(deps: BudgetDeps, open: Map<string, SpendGroup>, projectId: string): SpendGroup {
+  const group: SpendGroup = { items: [], done: Promise.resolve() };
+  group.done = new Promise<void>((resolve) => {
+    setImmediate(() => {
+      if (open.get(projectId) === group) open.delete(projectId);
+      resolve();
+    });
+  }).then(async () => {
+    const runtime = await budgetRuntimeCache(deps).get(projectId);
+    await applyIngestedSpend(deps, runtime, group.items);
+  });
+  open.set(projectId, group);
+  return group;
 }
 
 /** The counter moves of recordIngestedSpend for a known runtime (also used by the rebuild). */
@@ -54,7 +92,7 @@ export async function applyIngestedSpend(
   const now = new Date(nowMs);
   const windows = currentWindows(now);
   const keys = budgetKeys(runtime.projectId);
-  const head: (string | number)[] = [
+  const head: string[] = [
     nowMs,
     BUDGET_TIMINGS.seenEventTtlMs,
     BUDGET_TIMINGS.ingestedCallTtlMs,
@@ -65,7 +103,7 @@ export async function applyIngestedSpend(
     windowExpireAt(windows.daily),
     windowExpireAt(windows.weekly),
     windowExpireAt(windows.monthly),
-  ];
+  ].map(String);
   const scriptKeys = [
     keys.built,
     keys.seenEvents,
@@ -85,7 +123,7 @@ export async function applyIngestedSpend(
   const relevant = items.filter((i) => i.status !== "budget_denied");
   for (let start = 0; start < relevant.length; start += EVENTS_PER_SCRIPT) {
     const chunk = relevant.slice(start, start + EVENTS_PER_SCRIPT);
-    const args: (string | number)[] = [...head, chunk.length];
+    const args: string[] = [...head, String(chunk.length)];
     for (const item of chunk) {
       const amount = item.costNanos !== null && item.costNanos > 0n ? item.costNanos.toString() : "0";
       // An event of an older window only moves that window's history, which no check reads.
@@ -107,11 +145,7 @@ export async function applyIngestedSpend(
         refs.join(","),
       );
     }
-    const n = await withRedis(
-      deps.redis,
-      () => runScript(deps.redis, INGEST_SCRIPT, scriptKeys, args),
-      2_000,
-    );
+    const n = await runBudgetScript(deps.redis, INGEST_SCRIPT, scriptKeys, args, 2_000);
     if (Number(n) < 0) return applied;
     applied += Number(n);
   }
