@@ -2,6 +2,7 @@ import type { Command } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../testing/budgets";
 import { createBudgetRedis } from "./budget-redis";
+import { budgetRuntimeCache } from "./budget-runtime";
 import { checkBudget } from "./check-budget";
 import { confirmSpend } from "./confirm-spend";
 import { INGEST_SCRIPT } from "./lua";
@@ -277,10 +278,8 @@ describe("recordIngestedSpend with confirms", () => {
     const k = budgetKeys(p);
     expect(await env.redis.get(k.run("run-b"))).toBe("5750000000");
     expect(await env.redis.hlen(k.provisional)).toBe(0);
-    const tagCounter = async () => {
-      const [key] = await env.redis.keys(`${k.built.slice(0, -"built".length)}t:*`);
-      return env.redis.get(key!);
-    };
+    const [rule] = (await budgetRuntimeCache(env.deps).get(p)).tagRules;
+    const tagCounter = () => env.redis.get(k.tag(rule!.ref, currentWindows(new Date()).daily.key));
     expect(await tagCounter()).toBe("250000000");
     // Amounts whose sum a double cannot hold exactly are still added to the nano-dollar.
     const big = 4_503_599_627_370_497n; // 2^52 + 1 nano-dollars
