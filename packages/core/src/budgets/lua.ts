@@ -22,6 +22,21 @@ local function fmt(n) return string.format('%.0f', n) end
 local function num(v) if v then return tonumber(v) or 0 end return 0 end
 `;
 
+// The scripts that add a batch's amounts to one counter (CHECK_MANY's held sums, INGEST's counters).
+const SUMS = `
+-- Adds amount texts with add(text): their sum at once while a double holds it exactly, otherwise
+-- amount by amount.
+local function add_amounts(texts, add)
+  local sum = 0
+  for _, t in ipairs(texts) do sum = sum + tonumber(t) end
+  if sum < 9007199254740992 then
+    add(fmt(sum))
+  else
+    for _, t in ipairs(texts) do add(t) end
+  end
+end
+`;
+
 const RELEASE = `
 local function split_ref(ref)
   local r, p = string.match(ref, '^(.*):(%a)$')
@@ -366,15 +381,8 @@ if #zadd > 0 then
   redis.call('ZADD', KEYS[2], unpack(zadd))
   redis.call('HSET', KEYS[3], unpack(hset))
 end
--- Sums are added at once while a double holds them exactly; otherwise amount by amount.
 local function add_all(field, texts)
-  local sum = 0
-  for _, t in ipairs(texts) do sum = sum + tonumber(t) end
-  if sum < 9007199254740992 then
-    redis.call('HINCRBY', KEYS[4], field, fmt(sum))
-  else
-    for _, t in ipairs(texts) do redis.call('HINCRBY', KEYS[4], field, t) end
-  end
+  add_amounts(texts, function(text) redis.call('HINCRBY', KEYS[4], field, text) end)
 end
 if added > 0 then add_all('p', addedTexts) end
 for _, runId in ipairs(runOrder) do add_all('r:' .. runId, runs[runId]) end
@@ -551,16 +559,9 @@ for e = 1, n do
 end
 if #seenAdd > 0 then redis.call('ZADD', KEYS[2], unpack(seenAdd)) end
 if #callAdd > 0 then redis.call('ZADD', KEYS[5], unpack(callAdd)) end
--- A key's sum is added at once while a double holds it exactly; otherwise amount by amount.
 for _, key in ipairs(order) do
   local m = moves[key]
-  local sum = 0
-  for _, t in ipairs(m.texts) do sum = sum + tonumber(t) end
-  if sum < 9007199254740992 then
-    redis.call('INCRBY', key, fmt(sum))
-  else
-    for _, t in ipairs(m.texts) do redis.call('INCRBY', key, t) end
-  end
+  add_amounts(m.texts, function(text) redis.call('INCRBY', key, text) end)
   if m.kind == 'at' then redis.call('PEXPIREAT', key, m.at) else redis.call('PEXPIRE', key, m.at) end
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -634,9 +635,9 @@ function script(name: string, body: string, withCommon = true): LuaScript {
 }
 
 export const CHECK_SCRIPT = script("check", AMOUNTS + CHECK_BODY, false);
-export const CHECK_MANY_SCRIPT = script("check-many", AMOUNTS + CHECK_MANY_BODY, false);
+export const CHECK_MANY_SCRIPT = script("check-many", AMOUNTS + SUMS + CHECK_MANY_BODY, false);
 export const CONFIRM_SCRIPT = script("confirm", CONFIRM_BODY);
-export const INGEST_SCRIPT = script("ingest", INGEST_BODY);
+export const INGEST_SCRIPT = script("ingest", SUMS + INGEST_BODY);
 export const REBUILD_APPLY_SCRIPT = script("rebuild-apply", REBUILD_APPLY_BODY, false);
 export const UNLOCK_SCRIPT = script("unlock", UNLOCK_BODY, false);
 
