@@ -2,6 +2,7 @@ import type { Pool } from "pg";
 import type { Logger } from "pino";
 import { nanosToDecimalString } from "../budgets/money";
 import { copyTags, tagsProblem } from "../validation/text-rules";
+import { type BinaryElement, pgBinaryArray } from "./pg-binary-array";
 import { admitTagSets, type KnownTagValues } from "./tag-policy";
 
 /** A timestamp at µs precision (parsed by the transport; see packages/wire). */
@@ -310,6 +311,15 @@ export const INGEST_COLUMNS = [
   ["priced", "bool"],
 ] as const;
 
+/**
+ * How each column's array parameter travels: in Postgres's binary array format (see
+ * pg-binary-array.ts), or — for numeric, whose binary form is base-10000 digit groups — as an
+ * array literal.
+ */
+const BINARY_ELEMENT: readonly (BinaryElement | null)[] = INGEST_COLUMNS.map(([, t]) =>
+  t === "numeric" ? null : t === "int" ? "int4" : t,
+);
+
 const ARRAY_ESCAPE = /["\\]/;
 const ARRAY_ESCAPE_ALL = /["\\]/g;
 
@@ -573,7 +583,7 @@ async function insertEvents(pg: Pool, projectId: string, parts: InsertPart[]): P
       const values: unknown[] = [
         e.call_id,
         e.attempt_index,
-        e.timestamp.iso,
+        e.timestamp.micros,
         e.sdk_instance_id,
         e.model,
         e.provider,
@@ -622,7 +632,11 @@ async function insertEvents(pg: Pool, projectId: string, parts: InsertPart[]): P
   if (used[flagsAt]) cols[flagsAt] = cols[flagsAt]!.map((f) => f ?? "{}");
   const stmt = insertStatement(used);
   const params: unknown[] = [projectId];
-  for (let j = 0; j < cols.length; j++) if (used[j]) params.push(pgArrayLiteral(cols[j]!));
+  for (let j = 0; j < cols.length; j++) {
+    if (!used[j]) continue;
+    const binary = BINARY_ELEMENT[j];
+    params.push(binary === null ? pgArrayLiteral(cols[j]!) : pgBinaryArray(binary!, cols[j]!));
+  }
   // Two batches carrying the same events in different orders can deadlock on the unique indexes;
   // Postgres aborts one of them, and running it again is all it takes.
   for (let attempt = 1; ; attempt++) {
