@@ -82,8 +82,8 @@ async function seededProject() {
     tagRules: [{ selector: { team: "search" }, period: "monthly", limitUsd: 6 }],
   });
   projects.push(projectId);
-  const now = Date.now();
-  const recent = new Date(now - 60_000);
+  const now = await clearOfMidnight();
+  const recent = new Date(recentMs(now, 60_000));
   const old = new Date(now - 60 * 86_400_000);
   await insertEvents(projectId, [
     { at: recent, costUsd: "5", run: "r1", tags: { team: "search", env: "prod" } },
@@ -94,6 +94,21 @@ async function seededProject() {
   ]);
   return projectId;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Now, after waiting out the last seconds of a UTC day: the assertions read today's window, so a
+ * test must not start just before it rolls over.
+ */
+async function clearOfMidnight(): Promise<number> {
+  const untilMidnight = DAY_MS - (Date.now() % DAY_MS);
+  if (untilMidnight < 10_000) await new Promise((r) => setTimeout(r, untilMidnight + 50));
+  return Date.now();
+}
+
+/** `agoMs` before `now`, but never before today's UTC midnight (today's window must hold it). */
+const recentMs = (now: number, agoMs: number) => Math.max(now - agoMs, now - (now % DAY_MS));
 
 async function expectRebuiltState(d: BudgetDeps, projectId: string) {
   // Daily: $5 settled + this check's $3.
@@ -143,7 +158,7 @@ describe("rebuilding counters from durable events", () => {
   it("does not add an event again when its ingest reaches Redis after the rebuild counted it", async () => {
     const p = await seededProject();
     const late = callId();
-    const at = new Date(Date.now() - 5_000);
+    const at = new Date(recentMs(await clearOfMidnight(), 5_000));
     await insertEvents(p, [{ at, costUsd: "1", call: late }]);
     expect((await check(deps, p, 0)).currentUsage).toBe(6 + 2);
     await recordIngestedSpend(deps, p, [
