@@ -39,9 +39,16 @@ async function sameAsLiteral(type: BinaryElement, values: unknown[], literalValu
   expect(res.rows[0]!.n).toBe(values.length);
 }
 
-const text = fc.string({
-  unit: fc.constantFrom("a", "Z", '"', "\\", ",", "{", "}", " ", "é", "🚀", "NULL", "\n"),
-});
+// Short and long (past the byte-by-byte path's 64 characters), ASCII and not, lone surrogates too
+// (both forms send them as U+FFFD).
+const text = fc.oneof(
+  fc.string({ unit: fc.constantFrom("a", "Z", '"', "\\", ",", "{", "}", " ", "é", "🚀", "NULL", "\n") }),
+  fc.string({
+    unit: fc.constantFrom("a", "b", "é", "€", "🚀", "\ud800", "\udfff"),
+    minLength: 60,
+    maxLength: 140,
+  }),
+);
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 4 });
 
 describe("pgBinaryArray", () => {
