@@ -142,7 +142,7 @@ const RFC3339_RE =
 
 /** An instant at microsecond precision, and its canonical UTC text (6 fractional digits). */
 export interface Instant {
-  /** Microseconds since the epoch (exact for any date this protocol meets). */
+  /** Microseconds since the epoch (exact: parseInstant refuses instants outside about 1685–2255). */
   micros: number;
   /** `YYYY-MM-DDTHH:MM:SS.ffffffZ` */
   iso: string;
@@ -161,10 +161,12 @@ export function parseInstant(text: string): Instant | null {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-  const wholeUtc = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s));
-  // Date.UTC rolls 31 February into March: reject dates that do not exist.
-  const check = new Date(wholeUtc);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  const check = new Date(Date.UTC(2000, 0, 1, Number(h), Number(mi), Number(s)));
+  check.setUTCFullYear(Number(y), month - 1, day);
+  // 31 February rolls into March: reject dates that do not exist.
   if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
+  const wholeUtc = check.getTime();
   let offsetMs = 0;
   if (off !== "Z" && off !== "z") {
     const sign = off!.startsWith("-") ? -1 : 1;
@@ -176,9 +178,9 @@ export function parseInstant(text: string): Instant | null {
   const epochMs = wholeUtc - offsetMs;
   const fracMicros = Number(frac.padEnd(6, "0").slice(0, 6));
   const micros = epochMs * 1000 + fracMicros;
-  if (!Number.isSafeInteger(micros) || epochMs < Date.UTC(1, 0, 1) || epochMs > Date.UTC(9999, 11, 31)) {
-    return null;
-  }
+  // Microseconds since the epoch stay exact (a safe integer) from about 1685 to 2255; an instant
+  // outside that span is refused rather than stored off by a rounding.
+  if (!Number.isSafeInteger(micros)) return null;
   const base = new Date(epochMs).toISOString(); // YYYY-MM-DDTHH:MM:SS.000Z
   const iso = `${base.slice(0, 19)}.${String(fracMicros).padStart(6, "0")}Z`;
   return { micros, iso, date: new Date(epochMs + Math.floor(fracMicros / 1000)) };

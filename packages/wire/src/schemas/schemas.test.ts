@@ -41,6 +41,19 @@ describe("parseInstant", () => {
     expect(parseInstant("2026-01-01T24:00:00Z")).toBeNull();
     expect(parseInstant("yesterday")).toBeNull();
   });
+
+  it("reads every year as written, and refuses instants whose microseconds would not be exact", () => {
+    // Date.UTC would read year 50 as 1950: such an instant must be refused, never moved 1900 years.
+    expect(parseInstant("0050-06-01T00:00:00Z")).toBeNull();
+    expect(parseInstant("0099-12-31T23:59:59+00:00")).toBeNull();
+    expect(parseInstant("1950-06-01T00:00:00Z")!.micros).toBe(Date.UTC(1950, 5, 1) * 1000);
+    expect(parseInstant("1700-01-01T00:00:00.000001Z")!.iso).toBe("1700-01-01T00:00:00.000001Z");
+    expect(parseInstant("2024-02-29T12:00:00Z")!.iso).toBe("2024-02-29T12:00:00.000000Z");
+    expect(parseInstant("2023-02-29T12:00:00Z")).toBeNull();
+    expect(parseInstant("1600-01-01T00:00:00Z")).toBeNull(); // before ~1685: not a safe integer of µs
+    expect(parseInstant("2300-01-01T00:00:00Z")).toBeNull(); // after ~2255
+    expect(parseInstant("2026-12-31T23:30:00-01:00")!.iso).toBe("2027-01-01T00:30:00.000000Z");
+  });
 });
 
 describe("request schemas", () => {
