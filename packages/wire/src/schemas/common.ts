@@ -137,9 +137,6 @@ export const tags = z.unknown().transform((value, ctx): Record<string, string> =
   return copyTags(value as Record<string, string>);
 });
 
-const RFC3339_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /** An instant at microsecond precision, and its canonical UTC text (6 fractional digits). */
 export interface Instant {
   /** Microseconds since the epoch (exact: parseInstant refuses instants outside about 1685–2255). */
@@ -149,40 +146,106 @@ export interface Instant {
   date: Date;
 }
 
+const DAY_MS = 86_400_000;
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (month 1–12); exact for any year. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** The value of `n` ASCII digits of `t` from `at`, or -1 when one of them is not a digit. */
+function digits(t: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = t.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+const FRACTION_PAD = ["000000", "00000", "0000", "000", "00", "0", ""];
+
 /**
- * Parses an RFC 3339 timestamp that carries a UTC offset; digits past the microsecond are
- * truncated (Postgres keeps µs). Null when the text is not such a timestamp, has no offset, or
- * names an impossible date.
+ * Parses an RFC 3339 timestamp that carries a UTC offset
+ * (`YYYY-MM-DD[Tt]HH:MM:SS[.f{1,9}](Z|z|±HH:MM)`); digits past the microsecond are truncated
+ * (Postgres keeps µs). Null when the text is not such a timestamp, has no offset, or names an
+ * impossible date. Every event of an ingest batch passes here, so it reads the characters itself:
+ * no regular expression and no Date arithmetic (a quarter of the former cost).
  */
 export function parseInstant(text: string): Instant | null {
-  const m = RFC3339_RE.exec(text);
-  if (!m) return null;
-  const [, y, mo, d, h, mi, s, frac = "", off] = m;
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
-  const check = new Date(Date.UTC(2000, 0, 1, Number(h), Number(mi), Number(s)));
-  check.setUTCFullYear(Number(y), month - 1, day);
-  // 31 February rolls into March: reject dates that do not exist.
-  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
-  const wholeUtc = check.getTime();
-  let offsetMs = 0;
-  if (off !== "Z" && off !== "z") {
-    const sign = off!.startsWith("-") ? -1 : 1;
-    const oh = Number(off!.slice(1, 3));
-    const om = Number(off!.slice(4, 6));
-    if (oh > 23 || om > 59) return null;
-    offsetMs = sign * (oh * 60 + om) * 60_000;
+  const len = text.length;
+  if (len < 20 || len > 35) return null;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) {
+    return null;
   }
-  const epochMs = wholeUtc - offsetMs;
-  const fracMicros = Number(frac.padEnd(6, "0").slice(0, 6));
+  if (second < 0 || second > 59 || day > daysInMonth(year, month)) return null;
+  const sep = text.charCodeAt(10);
+  if (
+    text.charCodeAt(4) !== 45 || // -
+    text.charCodeAt(7) !== 45 ||
+    (sep !== 84 && sep !== 116) || // T t
+    text.charCodeAt(13) !== 58 || // :
+    text.charCodeAt(16) !== 58
+  ) {
+    return null;
+  }
+  // Fraction: 1–9 digits after a dot; the first six are the microseconds.
+  let at = 19;
+  let fracMicros = 0;
+  let fracText = "000000";
+  if (text.charCodeAt(at) === 46) {
+    const from = ++at;
+    while (at < len && at - from < 9) {
+      const c = text.charCodeAt(at) - 48;
+      if (c < 0 || c > 9) break;
+      at++;
+    }
+    const n = at - from;
+    if (n === 0) return null;
+    fracText = n >= 6 ? text.slice(from, from + 6) : text.slice(from, at) + FRACTION_PAD[n];
+    fracMicros = digits(fracText, 0, 6);
+  }
+  // Offset: Z, z or ±HH:MM, and nothing after it.
+  let offsetMs = 0;
+  const o = text.charCodeAt(at);
+  if (o === 90 || o === 122) {
+    if (at + 1 !== len) return null;
+  } else if (o === 43 || o === 45) {
+    if (at + 6 !== len || text.charCodeAt(at + 3) !== 58) return null;
+    const oh = digits(text, at + 1, 2);
+    const om = digits(text, at + 4, 2);
+    if (oh < 0 || om < 0 || oh > 23 || om > 59) return null;
+    offsetMs = (o === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
+  } else {
+    return null;
+  }
+  const epochMs =
+    daysFromCivil(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 - offsetMs;
   const micros = epochMs * 1000 + fracMicros;
   // Microseconds since the epoch stay exact (a safe integer) from about 1685 to 2255; an instant
   // outside that span is refused rather than stored off by a rounding.
   if (!Number.isSafeInteger(micros)) return null;
-  const base = new Date(epochMs).toISOString(); // YYYY-MM-DDTHH:MM:SS.000Z
-  const iso = `${base.slice(0, 19)}.${String(fracMicros).padStart(6, "0")}Z`;
+  // In UTC already (the usual case) the canonical text is the input's own fields.
+  const iso =
+    offsetMs === 0
+      ? `${text.slice(0, 10)}T${text.slice(11, 19)}.${fracText}Z`
+      : `${new Date(epochMs).toISOString().slice(0, 19)}.${fracText}Z`;
   return { micros, iso, date: new Date(epochMs + Math.floor(fracMicros / 1000)) };
 }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { zodIssuesToItems } from "../errors";
 import { parseInstant } from "./common";
@@ -19,7 +20,87 @@ const items = (
   return zodIssuesToItems(r.error!.issues as never, v);
 };
 
+/** The regular-expression parser parseInstant replaced (with its year fix): the reference it must match. */
+const RFC3339_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+function referenceInstant(text: string) {
+  const m = RFC3339_RE.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, frac = "", off] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  const check = new Date(Date.UTC(2000, 0, 1, Number(h), Number(mi), Number(s)));
+  check.setUTCFullYear(Number(y), month - 1, day);
+  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
+  let offsetMs = 0;
+  if (off !== "Z" && off !== "z") {
+    const sign = off!.startsWith("-") ? -1 : 1;
+    const oh = Number(off!.slice(1, 3));
+    const om = Number(off!.slice(4, 6));
+    if (oh > 23 || om > 59) return null;
+    offsetMs = sign * (oh * 60 + om) * 60_000;
+  }
+  const epochMs = check.getTime() - offsetMs;
+  const fracMicros = Number(frac.padEnd(6, "0").slice(0, 6));
+  const micros = epochMs * 1000 + fracMicros;
+  if (!Number.isSafeInteger(micros)) return null;
+  const iso = `${new Date(epochMs).toISOString().slice(0, 19)}.${String(fracMicros).padStart(6, "0")}Z`;
+  return { micros, iso, date: new Date(epochMs + Math.floor(fracMicros / 1000)) };
+}
+
 describe("parseInstant", () => {
+  it("answers exactly as the regular-expression parser did, for valid and broken timestamps alike", () => {
+    const two = (lo: number, hi: number) =>
+      fc.integer({ min: lo, max: hi }).map((n) => String(n).padStart(2, "0"));
+    const valid = fc
+      .tuple(
+        fc.integer({ min: 1600, max: 2400 }).map((n) => String(n).padStart(4, "0")),
+        two(0, 13),
+        two(0, 32),
+        fc.constantFrom("T", "t", " ", "X"),
+        two(0, 24),
+        two(0, 60),
+        two(0, 60),
+        fc.option(fc.stringMatching(/^[0-9]{0,10}$/), { nil: undefined }),
+        fc.constantFrom(
+          "Z",
+          "z",
+          "+00:00",
+          "-00:00",
+          "+05:30",
+          "-11:59",
+          "+23:59",
+          "+24:00",
+          "-03:60",
+          "",
+          "+0530",
+          "Zx",
+        ),
+      )
+      .map(
+        ([y, mo, d, t, h, mi, s, frac, off]) =>
+          `${y}-${mo}-${d}${t}${h}:${mi}:${s}${frac === undefined ? "" : `.${frac}`}${off}`,
+      );
+    const mutated = fc
+      .tuple(valid, fc.nat(40), fc.constantFrom("", "0", "a", "-", ":", ".", "٣", "Z"))
+      .map(([t, at, c]) => t.slice(0, at) + c + t.slice(at + 1));
+    fc.assert(
+      fc.property(fc.oneof(valid, mutated, fc.string({ maxLength: 40 })), (text) => {
+        expect(parseInstant(text)).toEqual(referenceInstant(text));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const t of [
+      "2024-02-29T23:59:59.999999999-23:59",
+      "2255-06-01T00:00:00Z",
+      "1685-01-01T00:00:00Z",
+      "2026-12-06t02:40:00.5z",
+    ]) {
+      expect(parseInstant(t)).toEqual(referenceInstant(t));
+    }
+  });
+
   it("compares fractional forms as the same instant, to the microsecond", () => {
     const a = parseInstant("2026-08-31T01:00:00.123Z")!;
     const b = parseInstant("2026-08-31T01:00:00.123000Z")!;
