@@ -2,7 +2,14 @@ import { keySlot, type RedisClient, whenReady } from "@breakwater/queue";
 import { type PrivateCluster, startPrivateCluster } from "@breakwater/queue/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { budgetTestEnv, callId, DOLLAR_MODEL, makeProject } from "../testing/budgets";
+import {
+  budgetTestEnv,
+  callId,
+  clearOfMidnight,
+  DOLLAR_MODEL,
+  makeProject,
+  recentMs,
+} from "../testing/budgets";
 import type { BudgetDeps } from "./budget-deps";
 import { createBudgetRedis } from "./budget-redis";
 import { checkBudget } from "./check-budget";
@@ -24,14 +31,14 @@ function check(d: BudgetDeps, projectId: string) {
   });
 }
 
-/** $5 of durable spend a minute ago: what a rebuild must find again. */
-async function spentFive(projectId: string) {
+/** $5 of durable spend a minute ago (today, in UTC): what a rebuild must find again. */
+async function spentFive(projectId: string, now: number) {
   await env.db.metadataEvent.create({
     data: {
       projectId,
       callId: callId(),
       attemptIndex: 0,
-      timestamp: new Date(Date.now() - 60_000),
+      timestamp: new Date(recentMs(now, 60_000)),
       sdkInstanceId: `sdk-${callId()}`,
       model: DOLLAR_MODEL.model,
       provider: "openai",
@@ -74,6 +81,8 @@ describe("budget checks on a Redis Cluster with one master down", () => {
   });
 
   it("keeps serving the other masters' projects, fails the down master's fast, and rebuilds them from Postgres when it returns empty", async () => {
+    // The test reads today's window for about 20 s: it must not run into a UTC midnight.
+    const now = await clearOfMidnight(45_000);
     // Projects until one lives on a master other than the first one's.
     const owners = new Map<number, string>();
     while (owners.size < 2) {
@@ -85,7 +94,7 @@ describe("budget checks on a Redis Cluster with one master down", () => {
       [number, string],
     ];
     expect(keySlot(budgetPrefix(downProject))).not.toBe(keySlot(budgetPrefix(upProject)));
-    await spentFive(downProject);
+    await spentFive(downProject, now);
 
     // A check holds $3 (1 input token at $1, the output bound of 1 at $2).
     expect(await check(deps, upProject)).toMatchObject({ allowed: true, currentUsage: 3 });

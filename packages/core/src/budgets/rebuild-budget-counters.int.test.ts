@@ -2,7 +2,15 @@ import { type PrivateRedis, startPrivateRedis } from "@breakwater/queue/testing"
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { budgetTestEnv, callId, DOLLAR_MODEL, deleteProjectKeys, makeProject } from "../testing/budgets";
+import {
+  budgetTestEnv,
+  callId,
+  clearOfMidnight,
+  DOLLAR_MODEL,
+  deleteProjectKeys,
+  makeProject,
+  recentMs,
+} from "../testing/budgets";
 import type { BudgetDeps } from "./budget-deps";
 import { createBudgetRedis } from "./budget-redis";
 import { checkBudget } from "./check-budget";
@@ -94,21 +102,6 @@ async function seededProject() {
   ]);
   return projectId;
 }
-
-const DAY_MS = 86_400_000;
-
-/**
- * Now, after waiting out the last seconds of a UTC day: the assertions read today's window, so a
- * test must not start just before it rolls over.
- */
-async function clearOfMidnight(): Promise<number> {
-  const untilMidnight = DAY_MS - (Date.now() % DAY_MS);
-  if (untilMidnight < 10_000) await new Promise((r) => setTimeout(r, untilMidnight + 50));
-  return Date.now();
-}
-
-/** `agoMs` before `now`, but never before today's UTC midnight (today's window must hold it). */
-const recentMs = (now: number, agoMs: number) => Math.max(now - agoMs, now - (now % DAY_MS));
 
 async function expectRebuiltState(d: BudgetDeps, projectId: string) {
   // Daily: $5 settled + this check's $3.

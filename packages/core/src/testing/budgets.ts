@@ -118,3 +118,18 @@ export async function deleteProjectKeys(redis: RedisClient, projectId: string): 
 export function callId(): string {
   return crypto.randomUUID();
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Now, after waiting out the last `marginMs` of a UTC day: a test that reads today's budget window
+ * must not start just before it rolls over.
+ */
+export async function clearOfMidnight(marginMs = 10_000): Promise<number> {
+  const untilMidnight = DAY_MS - (Date.now() % DAY_MS);
+  if (untilMidnight < marginMs) await new Promise((r) => setTimeout(r, untilMidnight + 50));
+  return Date.now();
+}
+
+/** `agoMs` before `now`, but never before that day's UTC midnight (today's window must hold it). */
+export const recentMs = (now: number, agoMs: number): number => Math.max(now - agoMs, now - (now % DAY_MS));
