@@ -273,18 +273,18 @@ export async function ingestMetadataEvents(
 
 export const INGEST_COLUMNS = [
   ["call_id", "uuid"],
-  ["attempt_index", "int"],
+  ["attempt_index", "int4"],
   ["timestamp", "timestamptz"],
   ["sdk_instance_id", "text"],
   ["model", "text"],
   ["provider", "text"],
   ["modality", "text"],
   ["status", "text"],
-  ["input_tokens", "int"],
-  ["output_tokens", "int"],
+  ["input_tokens", "int4"],
+  ["output_tokens", "int4"],
   ["token_details", "jsonb"],
   ["media_usage", "jsonb"],
-  ["latency_ms", "int"],
+  ["latency_ms", "int4"],
   ["is_model_fallback", "bool"],
   ["is_provider_fallback", "bool"],
   ["requested_provider", "text"],
@@ -302,10 +302,10 @@ export const INGEST_COLUMNS = [
   ["deny_source", "text"],
   ["deny_reason", "text"],
   ["denied_by_period", "text"],
-  ["estimated_output_bound", "int"],
+  ["estimated_output_bound", "int4"],
   ["velocity_flags", "text"], // a Postgres array literal per row, cast below
-  ["receipt_aggregate_count", "int"],
-  ["receipt_pricing_input_tokens", "int"],
+  ["receipt_aggregate_count", "int4"],
+  ["receipt_pricing_input_tokens", "int4"],
   ["cost_usd", "numeric"],
   ["avoided_cost_usd", "numeric"],
   ["priced", "bool"],
@@ -317,7 +317,7 @@ export const INGEST_COLUMNS = [
  * array literal.
  */
 const BINARY_ELEMENT: readonly (BinaryElement | null)[] = INGEST_COLUMNS.map(([, t]) =>
-  t === "numeric" ? null : t === "int" ? "int4" : t,
+  t === "numeric" ? null : t,
 );
 
 const ARRAY_ESCAPE = /["\\]/;
@@ -635,7 +635,7 @@ async function insertEvents(pg: Pool, projectId: string, parts: InsertPart[]): P
   for (let j = 0; j < cols.length; j++) {
     if (!used[j]) continue;
     const binary = BINARY_ELEMENT[j];
-    params.push(binary === null ? pgArrayLiteral(cols[j]!) : pgBinaryArray(binary!, cols[j]!));
+    params.push(binary == null ? pgArrayLiteral(cols[j]!) : pgBinaryArray(binary, cols[j]!));
   }
   // Two batches carrying the same events in different orders can deadlock on the unique indexes;
   // Postgres aborts one of them, and running it again is all it takes.

@@ -26,8 +26,8 @@ const FIXED_SIZE: Partial<Record<BinaryElement, number>> = { int4: 4, bool: 1, u
 const PG_EPOCH_MICROS = 946_684_800_000_000;
 const PG_EPOCH_MICROS_BIG = 946_684_800_000_000n;
 const TWO_32 = 4_294_967_296;
-// Hex digit values; 255 marks a character that is not one.
-const HEX = new Uint8Array(256).fill(255);
+// Hex digit values of the ASCII characters; 255 marks one that is not a hex digit.
+const HEX = new Uint8Array(128).fill(255);
 for (let d = 0; d < 10; d++) HEX[48 + d] = d;
 for (let d = 0; d < 6; d++) {
   HEX[65 + d] = 10 + d;
@@ -44,20 +44,17 @@ function putInt32(buf: Buffer, off: number, v: number): void {
 /** Writes a canonical-text UUID's 16 bytes at `off`; false when `v` is not one (nothing else is sent). */
 function putUuid(buf: Buffer, off: number, v: string): boolean {
   if (v.length !== 36) return false;
-  let bad = 0;
   for (let c = 0; c < 36; c += 2) {
     if (c === 8 || c === 13 || c === 18 || c === 23) {
       if (v.charCodeAt(c) !== 45) return false;
       c++;
     }
-    const hi = HEX[v.charCodeAt(c) & 0xff]!;
-    const lo = HEX[v.charCodeAt(c + 1) & 0xff]!;
-    bad |= (hi | lo) & 0xf0;
-    // A character above 0xff whose low byte is a hex digit is caught by the code check below.
-    bad |= (v.charCodeAt(c) | v.charCodeAt(c + 1)) & 0xff00;
+    const hi = HEX[v.charCodeAt(c)] ?? 255; // beyond ASCII: undefined
+    const lo = HEX[v.charCodeAt(c + 1)] ?? 255;
+    if ((hi | lo) > 15) return false;
     buf[off++] = (hi << 4) | lo;
   }
-  return bad === 0;
+  return true;
 }
 
 /** Writes `s` as UTF-8 at `at`; returns the byte count. Short ASCII text is copied byte by byte. */
