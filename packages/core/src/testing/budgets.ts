@@ -7,6 +7,7 @@ import type { BudgetDeps } from "../budgets/budget-deps";
 import { budgetPricingFromCatalogue } from "../budgets/budget-pricing";
 import { createBudgetRedis } from "../budgets/budget-redis";
 import { budgetPrefix } from "../budgets/redis-keys";
+import { windowOf } from "../budgets/windows";
 import { systemCtx } from "../context";
 import { newId } from "../ids";
 import { SEED_PRICE_CARDS } from "../pricing/catalogue-seed";
@@ -132,4 +133,5 @@ export async function clearOfMidnight(marginMs = 10_000): Promise<number> {
 }
 
 /** `agoMs` before `now`, but never before that day's UTC midnight (today's window must hold it). */
-export const recentMs = (now: number, agoMs: number): number => Math.max(now - agoMs, now - (now % DAY_MS));
+export const recentMs = (now: number, agoMs: number): number =>
+  Math.max(now - agoMs, windowOf("daily", new Date(now)).start.getTime());
