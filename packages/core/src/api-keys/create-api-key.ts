@@ -3,10 +3,11 @@ import { recordAudit } from "../audit/record-audit";
 import { type Ctx, requireRole } from "../context";
 import { notFound } from "../errors";
 import { newId } from "../ids";
-import { toApiKeyDto } from "../tenancy/tenancy-rows";
+import { type ApiKeyDto, toApiKeyDto } from "./api-key-dto";
 import { displayPrefix, hashApiKey, mintApiKey } from "./api-key-format";
 import { invalidateApiKey } from "./invalidate-api-key";
 
+export type { ApiKeyDto };
 export { toApiKeyDto };
 
 export const createApiKeyInput = z.object({
@@ -16,18 +17,6 @@ export const createApiKeyInput = z.object({
   expiresAt: z.coerce.date().optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
-
-export interface ApiKeyDto {
-  id: string;
-  projectId: string;
-  name: string;
-  prefix: string;
-  readOnly: boolean;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-}
 
 /**
  * Mints a project key; the plaintext is returned once and only its SHA-256 is stored. Requires the

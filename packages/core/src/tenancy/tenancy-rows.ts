@@ -3,10 +3,11 @@
  * shape what Prisma reads with these, and the admin CLI's front (tooling/cli/fast.ts) shapes what it
  * reads in plain SQL with the same functions, so the two print the same bytes.
  */
-import type { ApiKeyDto } from "../api-keys/create-api-key";
 import type { ProjectDto } from "./create-project";
 
-export type { ApiKeyDto, ProjectDto };
+/** API keys' DTO lives with api-keys; it is re-exported here for the CLI's plain-SQL listings. */
+export { type ApiKeyDto, type ApiKeyRow, toApiKeyDto } from "../api-keys/api-key-dto";
+export type { ProjectDto };
 
 /** An organization as the listing shows it. */
 export interface OrganizationListDto {
@@ -71,31 +72,5 @@ export function projectDtoFrom(p: ProjectRow): ProjectDto {
     mode: p.mode,
     limits: limitsOf(p.budgetLimits),
     createdAt: p.createdAt.toISOString(),
-  };
-}
-
-export interface ApiKeyRow {
-  id: string;
-  projectId: string;
-  name: string;
-  prefix: string;
-  readOnly: boolean;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
-
-export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    name: row.name,
-    prefix: row.prefix,
-    readOnly: row.readOnly,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    revokedAt: row.revokedAt?.toISOString() ?? null,
   };
 }

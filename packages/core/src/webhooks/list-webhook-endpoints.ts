@@ -8,18 +8,13 @@ import {
   requireTenant,
   toWebhookEndpointDto,
   type WebhookEndpointDto,
+  type WebhookEndpointSummary,
 } from "./webhook-endpoint-dto";
 
 export const listWebhookEndpointsInput = z.object({
   organizationId: z.string().min(1),
   projectId: z.string().min(1).optional(),
 });
-
-export interface WebhookEndpointSummary extends WebhookEndpointDto {
-  lastAttempt: { at: string; success: boolean; responseStatus: number | null } | null;
-  /** Deliveries in the last 24 h that succeeded / finally failed / are still retrying. */
-  last24h: { succeeded: number; failed: number; pending: number };
-}
 
 /** The organization's endpoints with their recent health. Viewer role. */
 export async function listWebhookEndpoints(

@@ -4,9 +4,8 @@ import type { Ctx } from "../context";
 import { resolveEntitlements } from "../entitlements/resolve-entitlements";
 import { invalid, limitExceeded, notFound } from "../errors";
 import type { AttemptResult } from "./builtin-delivery";
-import type { WebhookEndpointSummary } from "./list-webhook-endpoints";
 import { ensureSvixApp, svixClient } from "./svix-delivery";
-import type { WebhookEndpointDto } from "./webhook-endpoint-dto";
+import type { WebhookEndpointDto, WebhookEndpointSummary } from "./webhook-endpoint-dto";
 
 /**
  * With the Svix backend, endpoints live in Svix — one application per project — and Breakwater's

@@ -30,6 +30,13 @@ export interface WebhookEndpointDto {
   updatedAt: string;
 }
 
+/** An endpoint in the endpoints listing, with its recent health (both backends list this shape). */
+export interface WebhookEndpointSummary extends WebhookEndpointDto {
+  lastAttempt: { at: string; success: boolean; responseStatus: number | null } | null;
+  /** Deliveries in the last 24 h that succeeded / finally failed / are still retrying. */
+  last24h: { succeeded: number; failed: number; pending: number };
+}
+
 /** The DTO of a stored endpoint; `config` opens the sealed secret for its prefix. */
 export function toWebhookEndpointDto(e: WebhookEndpoint, config: Config): WebhookEndpointDto {
   return {
