@@ -5,13 +5,9 @@ import { newId } from "../ids";
 import { evaluateIncidentAfterReport } from "../incidents/evaluate-provider-incident";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { loadBreakerEventContext } from "./breaker-event-context";
+import { type CircuitState, durationSeconds, fleetDashboardUrl } from "./breaker-state";
 import { publishFleetChanges } from "./fleet-live";
-import {
-  breakerEventDeliverable,
-  type CircuitState,
-  durationSeconds,
-  fleetDashboardUrl,
-} from "./record-breaker-report";
+import { breakerEventDeliverable } from "./record-breaker-report";
 
 export const closeStaleEpisodesInput = z.object({
   now: z.date().optional(),

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@breakwater/db";
 import { publishOn, type RedisClient, RedisPubSub, type RedisTarget } from "@breakwater/queue";
 import type { Logger } from "pino";
-import type { CircuitState } from "./record-breaker-report";
+import type { CircuitState } from "./breaker-state";
 
 /** Redis pub/sub channel carrying visible fleet changes of every organization (one connection per replica). */
 export const FLEET_CHANNEL = "bw:fleet";

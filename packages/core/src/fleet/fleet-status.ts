@@ -1,4 +1,4 @@
-import type { CircuitState } from "./record-breaker-report";
+import type { CircuitState } from "./breaker-state";
 
 /** The UI's plain names: closed = Healthy, open = Down, half_open = Recovering. */
 export type HealthLabel = "Healthy" | "Down" | "Recovering";

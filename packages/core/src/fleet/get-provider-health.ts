@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
+import type { CircuitState } from "./breaker-state";
 import {
   DEFAULT_RECOVERY_WINDOW_SECONDS,
   FALLBACK_SERVING_WINDOW_SECONDS,
@@ -16,7 +17,6 @@ import {
   unprobedNote,
   uptimeBars,
 } from "./fleet-status";
-import type { CircuitState } from "./record-breaker-report";
 
 export const getProviderHealthInput = z.object({
   projectId: z.string().min(1),

@@ -98,9 +98,21 @@ describe("recordBreakerReport", () => {
     const { project } = await seedProject(deps);
     const report = reporter(project.id);
     await report("open", 20, [3, 0]);
-    expect(await report("open", 20, [3, 0])).toEqual({ applied: false, transition: false, eventIds: [] });
-    expect(await report("closed", 5, [0, 9])).toEqual({ applied: false, transition: false, eventIds: [] });
-    expect(await report("closed", 20, [0, 9])).toEqual({ applied: false, transition: false, eventIds: [] });
+    expect(await report("open", 20, [3, 0])).toMatchObject({
+      applied: false,
+      transition: false,
+      eventIds: [],
+    });
+    expect(await report("closed", 5, [0, 9])).toMatchObject({
+      applied: false,
+      transition: false,
+      eventIds: [],
+    });
+    expect(await report("closed", 20, [0, 9])).toMatchObject({
+      applied: false,
+      transition: false,
+      eventIds: [],
+    });
     const snap = await deps.db.breakerSnapshot.findFirstOrThrow({ where: { projectId: project.id } });
     expect(snap).toMatchObject({ state: "open", failureCount: 3, reportedAt: at(20) });
     expect(await deps.db.breakerTransition.count({ where: { projectId: project.id } })).toBe(1);

@@ -7,10 +7,8 @@ import { newId } from "../ids";
 import { evaluateIncidentAfterReport } from "../incidents/evaluate-provider-incident";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
+import { CIRCUIT_STATES, type CircuitState, durationSeconds, fleetDashboardUrl } from "./breaker-state";
 import { type FleetChange, publishFleetChanges } from "./fleet-live";
-
-export const CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
-export type CircuitState = (typeof CIRCUIT_STATES)[number];
 
 /** How far ahead of this server's clock a report may be dated (SDK clocks drift; more is refused). */
 export const BREAKER_REPORT_MAX_FUTURE_MS = 5 * 60_000;
@@ -34,6 +32,15 @@ export interface BreakerReportResult {
   transition: boolean;
   /** Webhook events this report created (deliverable or not). */
   eventIds: string[];
+  /** The snapshot as committed (after this report, or as found when it changed nothing). */
+  stored: StoredSnapshot;
+}
+
+/** What the latest snapshot of one (project, provider, instance) holds after a report. */
+export interface StoredSnapshot {
+  state: CircuitState;
+  reportedAt: Date;
+  receivedAt: Date;
 }
 
 interface SnapshotRow {
@@ -54,11 +61,6 @@ async function lockSnapshot(
     WHERE project_id = ${i.projectId} AND provider = ${i.provider} AND sdk_instance_id = ${i.sdkInstanceId}
     FOR UPDATE`;
   return rows[0];
-}
-
-/** The dashboard page a breaker event links to. */
-export function fleetDashboardUrl(publicUrl: string, projectId: string, provider: string): string {
-  return `${publicUrl.replace(/\/+$/, "")}/fleet/${projectId}/${encodeURIComponent(provider)}`;
 }
 
 /**
@@ -129,7 +131,13 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
         }
       }
       if (prev && i.reportedAt.getTime() <= prev.reported_at.getTime()) {
-        return { applied: false, transition: false, eventIds: [], deliver: [] };
+        return {
+          applied: false,
+          transition: false,
+          eventIds: [],
+          deliver: [],
+          stored: { state: prev.state, reportedAt: prev.reported_at, receivedAt: prev.received_at },
+        };
       }
 
       const prevState = prev?.state ?? null;
@@ -281,6 +289,7 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
         eventIds: events.map((e) => e.id),
         deliver: events.filter((e) => e.deliverable).map((e) => e.id),
         visible,
+        stored: { state: i.state, reportedAt: i.reportedAt, receivedAt: now },
       };
     },
   );
@@ -300,10 +309,10 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
   await enqueueWebhookDeliveries(deps, result.deliver);
   // A change of who is Down may open, update or resolve the provider incident (heartbeats cannot).
   if (result.visible) await evaluateIncidentAfterReport(deps, i.projectId, i.provider);
-  return { applied: result.applied, transition: result.transition, eventIds: result.eventIds };
-}
-
-/** Episode length in seconds, to the millisecond. */
-export function durationSeconds(from: Date, to: Date): number {
-  return Math.max(0, Math.round(to.getTime() - from.getTime())) / 1000;
+  return {
+    applied: result.applied,
+    transition: result.transition,
+    eventIds: result.eventIds,
+    stored: result.stored,
+  };
 }

@@ -7,8 +7,8 @@ import type {
   IncidentUpdatedEvent,
 } from "../events/incident-events";
 import { loadBreakerEventContext } from "../fleet/breaker-event-context";
+import { durationSeconds, fleetDashboardUrl } from "../fleet/breaker-state";
 import { publishFleetChanges } from "../fleet/fleet-live";
-import { durationSeconds, fleetDashboardUrl } from "../fleet/record-breaker-report";
 import { newId } from "../ids";
 import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
 import {
