@@ -43,6 +43,8 @@ export * from "./events/breaker-events";
 export * from "./events/budget-events";
 export * from "./events/incident-events";
 export * from "./fleet/breaker-event-context";
+export * from "./fleet/breaker-heartbeats";
+export * from "./fleet/breaker-state";
 export * from "./fleet/close-stale-episodes";
 export * from "./fleet/fleet-live";
 export * from "./fleet/fleet-status";

@@ -36,4 +36,33 @@ describe("breaker reports", () => {
     });
     expect(snap.state).toBe("open");
   });
+
+  it("a heartbeat (unchanged state) is answered at once and its last-seen time reaches Postgres within the flush window", async () => {
+    const t = await createTenant(h);
+    const snap = () =>
+      h.db.breakerSnapshot.findUniqueOrThrow({
+        where: {
+          projectId_provider_sdkInstanceId: {
+            projectId: t.projectId,
+            provider: "openai",
+            sdkInstanceId: "inst-1",
+          },
+        },
+      });
+    const first = new Date(Date.now() - 10_000).toISOString();
+    expect((await post(h, breakerPath(t.projectId), breakerReport(first, "closed"), t.key)).status).toBe(202);
+    const stored = await snap();
+    await new Promise((r) => setTimeout(r, 100));
+    const heartbeats = h.runtime.ctx.breakers.counts.heartbeat;
+    const next = new Date(Date.now() - 5_000).toISOString();
+    const r = await post(h, breakerPath(t.projectId), breakerReport(next, "closed"), t.key);
+    expect(r.status).toBe(202);
+    expect(r.text).toBe('{"accepted":true}');
+    expect(h.runtime.ctx.breakers.counts.heartbeat).toBe(heartbeats + 1);
+    await expect.poll(async () => (await snap()).reportedAt.toISOString(), { timeout: 5_000 }).toBe(next);
+    const after = await snap();
+    expect(after.receivedAt.getTime()).toBeGreaterThan(stored.receivedAt.getTime());
+    expect(after.stateSince).toEqual(stored.stateSince);
+    expect(await h.db.breakerTransition.count({ where: { projectId: t.projectId } })).toBe(1);
+  });
 });

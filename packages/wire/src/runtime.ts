@@ -1,5 +1,6 @@
 import type { Config } from "@breakwater/config";
 import {
+  BreakerReportIntake,
   type BudgetDeps,
   budgetPricingFromCatalogue,
   createAdmissionLimiter,
@@ -127,6 +128,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     },
   };
 
+  const fleet = { db, config, log, redis, jobs };
+  const breakers = new BreakerReportIntake({ ...fleet, pg: pool });
+
   const metrics = createWireMetrics(WIRE_ENDPOINTS);
   const ctx: WireContext = {
     metrics,
@@ -142,7 +146,8 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     budget: budgetDeps,
     lease: { ...budgetDeps, catalogue: holder } satisfies LeaseDeps,
     ingest: ingestDeps,
-    fleet: { db, config, log, redis, jobs },
+    fleet,
+    breakers,
     thresholds,
   };
 
@@ -154,6 +159,8 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     metrics,
     async close() {
       auth.stop();
+      // Buffered heartbeats' last-seen times reach Postgres before the pool closes.
+      await within(breakers.close(), 3_000);
       await within(thresholds.idle(), 1_000);
       await Promise.allSettled([usage.stop(), within(admission.stop(), 500)]);
       // Unsubscribing waits on a connection that may be down: bounded, then dropped.

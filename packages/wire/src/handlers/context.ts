@@ -1,6 +1,7 @@
 import type {
   AdmissionLimiter,
   ApiKeyAuthenticator,
+  BreakerReportIntake,
   BudgetDeps,
   Deps,
   EntitlementCache,
@@ -37,6 +38,8 @@ export interface WireContext {
   ingest: IngestDeps;
   /** Breaker reports write webhook events and hand them to the worker. */
   fleet: Deps;
+  /** Breaker reports: heartbeats in Redis and a group-committed flush, changes through `fleet`. */
+  breakers: BreakerReportIntake;
   /** Evaluates budget threshold alerts after confirms and ingests (absent: none are evaluated). */
   thresholds?: ThresholdWatcher;
   /** Request counts, latency and backend faults of this process (absent: nothing recorded). */

@@ -1,0 +1,486 @@
+import type { RedisClient } from "@breakwater/queue";
+import type { Pool } from "pg";
+import { luaScript, runBudgetScript } from "../budgets/lua";
+import type { Deps } from "../context";
+import { invalid } from "../errors";
+import type { CircuitState } from "./breaker-state";
+import {
+  BREAKER_REPORT_MAX_FUTURE_MS,
+  type BreakerReportInput,
+  recordBreakerReport,
+  type StoredSnapshot,
+} from "./record-breaker-report";
+
+/**
+ * The breaker-report intake of one SDK API process: the heartbeat fast path in front of the
+ * transactional `recordBreakerReport`.
+ *
+ * Every SDK instance re-sends its unchanged breaker state about once a minute; a fleet of 100,000
+ * instances on three providers sends 5,000 such heartbeats a second. A heartbeat changes only the
+ * snapshot's counts and its last-seen time, so it must not cost a Postgres transaction:
+ *
+ * - **Redis holds each snapshot's settled state** (`bw:fleet:{project}:snap`, one field per
+ *   provider + instance: state, reported_at and received_at in ms), in the project's hash slot
+ *   like its budget keys, so the fast path works on a Redis Cluster and one master down affects
+ *   only its own projects. One script per report decides:
+ *   - *heartbeat*: the stored state is the reported one, the report is newer and the instance is
+ *     not stale → the field moves forward and the report joins this process's flush buffer;
+ *   - *late*: the stored report is as new or newer → nothing changes (as in Postgres);
+ *   - *slow*: anything else (a state change, a first report, a stale instance coming back, no
+ *     entry after a Redis restart, or another slow report of the same instance still in flight)
+ *     → the field is marked busy and the report goes through `recordBreakerReport`'s transaction
+ *     with every rule it has (forward-only, transition rows, episodes, webhook outbox, incidents,
+ *     live push). Afterwards the field is set to what Postgres committed and the mark is lifted.
+ *     While a field is busy every report of that instance takes the slow path, so a heartbeat
+ *     can never overtake a transition that has not committed yet; a mark whose owner died lapses
+ *     after `BUSY_LAPSE_MS`.
+ * - **Last-seen times are group-committed**: every `flushMs` the buffered heartbeats (the newest
+ *   per instance) are written in one multi-row UPDATE per chunk, guarded by the state and
+ *   reported_at they assumed. A row the guard refuses (Postgres holds another state after all —
+ *   say a Redis entry that outlived a crash) is replayed through the transactional path, so a
+ *   transition is recorded even then.
+ *
+ * What a 202 promises: a transition is committed to Postgres before the answer; a heartbeat's
+ * counts and last-seen time are in this process's buffer and reach Postgres within one flush
+ * window. A process killed between flushes loses at most that window of last-seen times.
+ */
+
+/** A busy mark older than this belongs to a report that died mid-transaction: it lapses. */
+export const BUSY_LAPSE_MS = 30_000;
+/** A project's snapshot hash outlives its last report by this long (then it is rebuilt on demand). */
+export const SNAPSHOT_KEY_TTL_MS = 86_400_000;
+/** Default group-commit window of buffered heartbeats. */
+export const HEARTBEAT_FLUSH_MS = 1_000;
+/** Rows per UPDATE statement of a flush. */
+const FLUSH_CHUNK = 2_000;
+/** Replays of refused rows run at most this many at once (each is one transaction). */
+const REPLAY_CONCURRENCY = 4;
+/** A refused heartbeat whose replay keeps failing (its project deleted, say) is dropped after this. */
+const MAX_REPLAY_ATTEMPTS = 5;
+
+/** The Redis keys of a project's breaker snapshots; `{projectId}` is the budget keys' hash tag. */
+export function fleetKeys(projectId: string): { snap: string; busy: string } {
+  const p = `bw:fleet:{${projectId}}:`;
+  return { snap: `${p}snap`, busy: `${p}busy` };
+}
+
+/** A snapshot's field: the provider's length first, so no provider and instance pair is ambiguous. */
+export function snapshotField(provider: string, sdkInstanceId: string): string {
+  return `${provider.length}:${provider}${sdkInstanceId}`;
+}
+
+// Stored value: "state|reportedAtMs|receivedAtMs". Busy mark: "count|sinceMs".
+const PARSE = `
+local function parse(v)
+  local a = string.find(v, '|', 1, true)
+  local b = string.find(v, '|', a + 1, true)
+  return string.sub(v, 1, a - 1), tonumber(string.sub(v, a + 1, b - 1)), tonumber(string.sub(v, b + 1))
+end
+`;
+
+/**
+ * KEYS: snap, busy. ARGV: field, state, reportedAtMs, nowMs, staleCutoffMs, busyLapseMs, keyTtlMs.
+ * Returns 1 heartbeat (applied here; buffer it), 2 late (nothing changes), 0 slow (marked busy).
+ */
+export const BREAKER_REPORT_SCRIPT = luaScript(
+  "breaker-report",
+  `${PARSE}
+local f = ARGV[1]
+local now = tonumber(ARGV[4])
+local busy = redis.call('HGET', KEYS[2], f)
+if busy then
+  local sep = string.find(busy, '|', 1, true)
+  local n = tonumber(string.sub(busy, 1, sep - 1))
+  local since = tonumber(string.sub(busy, sep + 1))
+  if since + tonumber(ARGV[6]) < now then n = 0 end
+  redis.call('HSET', KEYS[2], f, (n + 1) .. '|' .. ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+  return 0
+end
+local v = redis.call('HGET', KEYS[1], f)
+if v then
+  local state, at, rcv = parse(v)
+  local r = tonumber(ARGV[3])
+  if at >= r then return 2 end
+  if state == ARGV[2] and rcv >= tonumber(ARGV[5]) then
+    redis.call('HSET', KEYS[1], f, state .. '|' .. ARGV[3] .. '|' .. ARGV[4])
+    redis.call('PEXPIRE', KEYS[1], ARGV[7])
+    return 1
+  end
+end
+redis.call('HSET', KEYS[2], f, '1|' .. ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[7])
+return 0
+`,
+);
+
+/**
+ * After a slow report. KEYS: snap, busy. ARGV: field, state ('' when nothing committed),
+ * reportedAtMs, receivedAtMs, keyTtlMs, lift ('1': lift one busy mark). Stores what Postgres
+ * committed, unless the stored entry is newer.
+ */
+export const BREAKER_SETTLE_SCRIPT = luaScript(
+  "breaker-settle",
+  `${PARSE}
+local f = ARGV[1]
+local busy = ARGV[6] == '1' and redis.call('HGET', KEYS[2], f)
+if busy then
+  local sep = string.find(busy, '|', 1, true)
+  local n = tonumber(string.sub(busy, 1, sep - 1)) - 1
+  if n <= 0 then redis.call('HDEL', KEYS[2], f)
+  else redis.call('HSET', KEYS[2], f, n .. '|' .. string.sub(busy, sep + 1)) end
+end
+if ARGV[2] == '' then return 0 end
+local v = redis.call('HGET', KEYS[1], f)
+if v then
+  local _, at = parse(v)
+  if at > tonumber(ARGV[3]) then return 0 end
+end
+redis.call('HSET', KEYS[1], f, ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`,
+);
+
+/** Forgets snapshots (pruned rows): KEYS: snap, busy. ARGV: fields. */
+export const BREAKER_FORGET_SCRIPT = luaScript(
+  "breaker-forget",
+  `
+redis.call('HDEL', KEYS[1], unpack(ARGV))
+redis.call('HDEL', KEYS[2], unpack(ARGV))
+return 1
+`,
+);
+
+export type BreakerReportPath = "heartbeat" | "late" | "transition" | "applied" | "unchanged";
+
+export interface BreakerIntakeDeps extends Deps {
+  redis: RedisClient;
+  /** The flush's Postgres pool (plain `pg`: one multi-row statement per chunk). */
+  pg: Pool;
+}
+
+export interface BreakerIntakeOptions {
+  /** Group-commit window of heartbeats (ms). */
+  flushMs?: number;
+  /** Called after each flush (tests, metrics). */
+  onFlush?: (f: { rows: number; written: number; replayed: number; ms: number; failed: boolean }) => void;
+}
+
+interface Heartbeat {
+  projectId: string;
+  provider: string;
+  sdkInstanceId: string;
+  state: CircuitState;
+  failureCount: number;
+  successCount: number;
+  reportedAt: Date;
+  receivedAt: Date;
+  /** Failed replays of this heartbeat (see replay). */
+  attempts?: number;
+}
+
+/** Counts of this process's reports by path, and of flushed rows (for metrics). */
+export interface BreakerIntakeCounts {
+  heartbeat: number;
+  late: number;
+  slow: number;
+  flushedRows: number;
+  replayedRows: number;
+  flushFailures: number;
+  /** Heartbeats waiting for the next flush. */
+  buffered: number;
+}
+
+const keyOf = (projectId: string, provider: string, sdkInstanceId: string) =>
+  `${projectId}\u0000${provider}\u0000${sdkInstanceId}`;
+
+export class BreakerReportIntake {
+  private pending = new Map<string, Heartbeat>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+  private readonly flushMs: number;
+  readonly counts: BreakerIntakeCounts = {
+    heartbeat: 0,
+    late: 0,
+    slow: 0,
+    flushedRows: 0,
+    replayedRows: 0,
+    flushFailures: 0,
+    buffered: 0,
+  };
+
+  constructor(
+    private readonly deps: BreakerIntakeDeps,
+    private readonly opts: BreakerIntakeOptions = {},
+  ) {
+    this.flushMs = opts.flushMs ?? HEARTBEAT_FLUSH_MS;
+  }
+
+  /**
+   * Records one breaker report: a heartbeat in Redis and the flush buffer, anything else through
+   * the transactional path. Throws BUDGET_UNAVAILABLE when the project's Redis cannot answer.
+   */
+  async report(i: BreakerReportInput): Promise<BreakerReportPath> {
+    if (this.closed) throw new Error("breaker intake closed");
+    const nowMs = Date.now();
+    const reportedMs = i.reportedAt.getTime();
+    if (!Number.isFinite(reportedMs)) throw invalid("reported_at is not a valid instant");
+    if (reportedMs > nowMs + BREAKER_REPORT_MAX_FUTURE_MS) {
+      throw invalid("reported_at must not be more than 5 minutes in the future");
+    }
+    const keys = fleetKeys(i.projectId);
+    const field = snapshotField(i.provider, i.sdkInstanceId);
+    const staleCutoff = nowMs - this.deps.config.BREAKER_STALE_SECONDS * 1000;
+    const verdict = await runBudgetScript(
+      this.deps.redis,
+      BREAKER_REPORT_SCRIPT,
+      [keys.snap, keys.busy],
+      [
+        field,
+        i.state,
+        String(reportedMs),
+        String(nowMs),
+        String(staleCutoff),
+        String(BUSY_LAPSE_MS),
+        String(SNAPSHOT_KEY_TTL_MS),
+      ],
+    );
+    if (verdict === 1) {
+      this.counts.heartbeat++;
+      this.buffer({
+        projectId: i.projectId,
+        provider: i.provider,
+        sdkInstanceId: i.sdkInstanceId,
+        state: i.state,
+        failureCount: i.failureCount,
+        successCount: i.successCount,
+        reportedAt: i.reportedAt,
+        receivedAt: new Date(nowMs),
+      });
+      return "heartbeat";
+    }
+    if (verdict === 2) {
+      this.counts.late++;
+      return "late";
+    }
+    this.counts.slow++;
+    let stored: StoredSnapshot | undefined;
+    try {
+      const r = await recordBreakerReport(this.deps, i);
+      stored = r.stored;
+      return r.transition ? "transition" : r.applied ? "applied" : "unchanged";
+    } finally {
+      void this.settle(i.projectId, field, stored);
+    }
+  }
+
+  /**
+   * Stores what Postgres committed and, after a slow report, lifts its busy mark. Best effort: a
+   * lost settle leaves a mark that lapses, and until then the instance's reports take the slow path.
+   */
+  private settle(
+    projectId: string,
+    field: string,
+    stored: StoredSnapshot | undefined,
+    liftBusy = true,
+  ): Promise<void> {
+    const keys = fleetKeys(projectId);
+    return runBudgetScript(
+      this.deps.redis,
+      BREAKER_SETTLE_SCRIPT,
+      [keys.snap, keys.busy],
+      [
+        field,
+        stored?.state ?? "",
+        String(stored?.reportedAt.getTime() ?? 0),
+        String(stored?.receivedAt.getTime() ?? 0),
+        String(SNAPSHOT_KEY_TTL_MS),
+        liftBusy ? "1" : "0",
+      ],
+    ).then(
+      () => undefined,
+      (err: unknown) =>
+        this.deps.log.warn({ err, projectId }, "breaker snapshot not settled in Redis; its mark lapses"),
+    );
+  }
+
+  private buffer(h: Heartbeat): void {
+    const k = keyOf(h.projectId, h.provider, h.sdkInstanceId);
+    const had = this.pending.get(k);
+    if (had && had.reportedAt.getTime() >= h.reportedAt.getTime()) return;
+    this.pending.set(k, h);
+    this.counts.buffered = this.pending.size;
+    if (this.timer === null && !this.closed) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every buffered heartbeat now (also what close() does). Never throws. */
+  flush(): Promise<void> {
+    if (this.flushing) {
+      // One flush at a time; whatever arrives meanwhile waits for the next one.
+      return this.flushing.then(() => (this.pending.size > 0 ? this.flush() : undefined));
+    }
+    if (this.pending.size === 0) return Promise.resolve();
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.counts.buffered = 0;
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async write(batch: Heartbeat[]): Promise<void> {
+    const started = performance.now();
+    // One lock order for every flusher (by key), so two processes' flushes cannot deadlock.
+    batch.sort((a, b) => {
+      const x = keyOf(a.projectId, a.provider, a.sdkInstanceId);
+      const y = keyOf(b.projectId, b.provider, b.sdkInstanceId);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    let written = 0;
+    const refused: Heartbeat[] = [];
+    let failed = false;
+    for (let at = 0; at < batch.length; at += FLUSH_CHUNK) {
+      const chunk = batch.slice(at, at + FLUSH_CHUNK);
+      try {
+        const done = await this.writeChunk(chunk);
+        written += done.size;
+        for (const h of chunk) {
+          if (!done.has(keyOf(h.projectId, h.provider, h.sdkInstanceId))) refused.push(h);
+        }
+      } catch (err) {
+        failed = true;
+        this.counts.flushFailures++;
+        this.deps.log.warn({ err, rows: chunk.length }, "heartbeat flush failed; kept for the next one");
+        for (const h of chunk) this.requeue(h);
+      }
+    }
+    this.counts.flushedRows += written;
+    const replayed = await this.replay(refused);
+    this.opts.onFlush?.({
+      rows: batch.length,
+      written,
+      replayed,
+      ms: performance.now() - started,
+      failed,
+    });
+  }
+
+  /** Puts a heartbeat back unless a newer one of the same instance arrived meanwhile. */
+  private requeue(h: Heartbeat): void {
+    const k = keyOf(h.projectId, h.provider, h.sdkInstanceId);
+    const had = this.pending.get(k);
+    if (!had || had.reportedAt.getTime() < h.reportedAt.getTime()) this.pending.set(k, h);
+    this.counts.buffered = this.pending.size;
+    if (this.timer === null && !this.closed) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  /** One guarded multi-row UPDATE; the keys of the rows it wrote. */
+  private async writeChunk(chunk: Heartbeat[]): Promise<Set<string>> {
+    const n = chunk.length;
+    const projects = new Array<string>(n);
+    const providers = new Array<string>(n);
+    const instances = new Array<string>(n);
+    const states = new Array<string>(n);
+    const failures = new Array<number>(n);
+    const successes = new Array<number>(n);
+    const reported = new Array<string>(n);
+    const received = new Array<string>(n);
+    for (let j = 0; j < n; j++) {
+      const h = chunk[j]!;
+      projects[j] = h.projectId;
+      providers[j] = h.provider;
+      instances[j] = h.sdkInstanceId;
+      states[j] = h.state;
+      failures[j] = h.failureCount;
+      successes[j] = h.successCount;
+      reported[j] = h.reportedAt.toISOString();
+      received[j] = h.receivedAt.toISOString();
+    }
+    const statement = {
+      name: "bw-breaker-heartbeats",
+      text: `UPDATE breaker_snapshots s
+        SET failure_count = v.f, success_count = v.sc, reported_at = v.r, received_at = GREATEST(s.received_at, v.rcv)
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::int4[], $7::timestamptz[], $8::timestamptz[])
+          AS v(p, prov, inst, st, f, sc, r, rcv)
+        WHERE s.project_id = v.p AND s.provider = v.prov AND s.sdk_instance_id = v.inst
+          AND s.state = v.st::"CircuitState" AND s.reported_at < v.r
+        RETURNING s.project_id, s.provider, s.sdk_instance_id`,
+      values: [projects, providers, instances, states, failures, successes, reported, received],
+    };
+    let res: { rows: { project_id: string; provider: string; sdk_instance_id: string }[] };
+    try {
+      res = await this.deps.pg.query(statement);
+    } catch (err) {
+      // Two flushers of one instance in another order (a deadlock) or a serialization hiccup: once more.
+      const code = (err as { code?: string }).code;
+      if (code !== "40P01" && code !== "40001") throw err;
+      res = await this.deps.pg.query(statement);
+    }
+    return new Set(res.rows.map((r) => keyOf(r.project_id, r.provider, r.sdk_instance_id)));
+  }
+
+  /**
+   * Rows the guard refused: Postgres holds another state or a newer report than the heartbeat
+   * assumed. The transactional path decides (a late report changes nothing; a real change is
+   * recorded with its transition, episode and events).
+   */
+  private async replay(refused: Heartbeat[]): Promise<number> {
+    if (refused.length === 0) return 0;
+    let next = 0;
+    let replayed = 0;
+    const worker = async () => {
+      while (next < refused.length) {
+        const h = refused[next++]!;
+        const field = snapshotField(h.provider, h.sdkInstanceId);
+        try {
+          const r = await recordBreakerReport(this.deps, {
+            projectId: h.projectId,
+            provider: h.provider,
+            sdkInstanceId: h.sdkInstanceId,
+            state: h.state,
+            failureCount: h.failureCount,
+            successCount: h.successCount,
+            reportedAt: h.reportedAt,
+          });
+          replayed++;
+          // Redis follows what Postgres now holds (this replay set no busy mark).
+          await this.settle(h.projectId, field, r.stored, false);
+        } catch (err) {
+          h.attempts = (h.attempts ?? 0) + 1;
+          if (h.attempts >= MAX_REPLAY_ATTEMPTS) {
+            this.deps.log.error({ err, projectId: h.projectId }, "refused heartbeat dropped after retries");
+          } else {
+            this.deps.log.warn({ err, projectId: h.projectId }, "refused heartbeat not replayed; kept");
+            this.requeue(h);
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REPLAY_CONCURRENCY, refused.length) }, worker));
+    this.counts.replayedRows += replayed;
+    return replayed;
+  }
+
+  /** Stops the timer and writes what is buffered (bounded by the caller). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}
