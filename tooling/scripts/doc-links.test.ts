@@ -44,7 +44,8 @@ describe("the link checker", () => {
   });
 
   it("finds links outside code only", () => {
-    const md = '[a](x.md) `[b](y.md)`\n```\n[c](z.md)\n```\n![img](i.png "title")\n[ref]: r.md#top\n';
+    const md =
+      '[a](x.md) `[b](y.md)`\n```\n[c](z.md)\n```\n![img](i.png "title")\n<!-- [d](gone.md)\n[e](gone.md) -->\n[ref]: r.md#top\n';
     expect(linksOf(md).map((l) => l.target)).toEqual(["x.md", "i.png", "r.md#top"]);
   });
 

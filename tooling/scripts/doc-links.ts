@@ -8,10 +8,14 @@ import path from "node:path";
 
 export type BrokenLink = { file: string; line: number; target: string; reason: string };
 
-/** Removes fenced code blocks (their lines become empty, so line numbers stay right). */
+/**
+ * Removes HTML comments and fenced code blocks, which GitHub does not render as links or headings
+ * (their lines become empty, so line numbers stay right).
+ */
 function withoutFences(markdown: string): string[] {
+  const uncommented = markdown.replace(/<!--[\s\S]*?-->/g, (m) => m.replace(/[^\n]/g, ""));
   let fence: string | null = null;
-  return markdown.split("\n").map((line) => {
+  return uncommented.split("\n").map((line) => {
     const open = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     if (fence === null) {
       if (open) {
