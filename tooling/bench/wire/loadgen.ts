@@ -21,7 +21,13 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
   url: string;
   connections: number;
   duration: number;
-  requests: { method: string; path: string; headers: Record<string, string>; body: string }[];
+  requests: {
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body: string;
+    setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
+  }[];
 }) => Promise<AutocannonResult>;
 
 export type Job =
@@ -33,6 +39,8 @@ export type Job =
       bodies: string[];
       rate: number;
       seconds: number;
+      /** Replaced in each body by the send time (ISO 8601): reports that move forward in time. */
+      stamp?: string;
     }
   | {
       op: "closed";
@@ -42,6 +50,8 @@ export type Job =
       bodies: string[];
       connections: number;
       seconds: number;
+      /** As for "open"; the bodies are then dealt out across connections in order, not per connection. */
+      stamp?: string;
     }
   | { op: "ingest-http"; port: number; apiKey: string; size: number; concurrency: number; seconds: number }
   | {
@@ -161,7 +171,7 @@ async function openLoop(job: Extract<Job, { op: "open" }>): Promise<OpenResult> 
     const finish = (i: number, due: number, status: number) => {
       latencies[i] = performance.now() - due;
       statuses[status] = (statuses[status] ?? 0) + 1;
-      if (status === 200) ok++;
+      if (status >= 200 && status < 300) ok++;
       if (++done === total) {
         resolve({
           latencies,
@@ -179,9 +189,13 @@ async function openLoop(job: Extract<Job, { op: "open" }>): Promise<OpenResult> 
         const i = next++;
         const due = start + i * interval;
         lag[i] = now - due;
-        post(job.port, job.path, job.headers, job.bodies[i % job.bodies.length]!).then((r) =>
-          finish(i, due, r.status),
-        );
+        const body = job.bodies[i % job.bodies.length]!;
+        post(
+          job.port,
+          job.path,
+          job.headers,
+          job.stamp ? body.replace(job.stamp, new Date().toISOString()) : body,
+        ).then((r) => finish(i, due, r.status));
       }
       if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
     };
@@ -228,11 +242,28 @@ async function flood(job: Extract<Job, { op: "flood" }>): Promise<FloodResult> {
 /** Closed loop at fixed concurrency (autocannon): the server's peak request rate. */
 async function closedLoop(job: Extract<Job, { op: "closed" }>): Promise<ClosedResult> {
   const started = performance.now();
+  const { stamp, bodies } = job;
+  let dealt = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${job.port}`,
     connections: job.connections,
     duration: job.seconds,
-    requests: job.bodies.map((body) => ({ method: "POST", path: job.path, headers: job.headers, body })),
+    requests: stamp
+      ? [
+          {
+            method: "POST",
+            path: job.path,
+            headers: job.headers,
+            body: bodies[0]!,
+            // One sequence for all connections (autocannon's own runs one per connection, so 32
+            // connections would report the same instance at once), stamped at send time.
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: bodies[dealt++ % bodies.length]!.replace(stamp, new Date().toISOString()),
+            }),
+          },
+        ]
+      : bodies.map((body) => ({ method: "POST", path: job.path, headers: job.headers, body })),
   });
   return {
     requests2xx: result["2xx"],

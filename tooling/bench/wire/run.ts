@@ -66,7 +66,7 @@ const { values: flags } = parseArgs({
     profile: { type: "boolean", default: false },
     probe: { type: "boolean", default: false },
     only: { type: "string" },
-    out: { type: "string", default: path.join(here, "results", "latest.json") },
+    out: { type: "string" },
     database: { type: "string", default: "breakwater_bench" },
     port: { type: "string", default: "3610" },
   },
@@ -79,12 +79,15 @@ const only = flags.only as
   | "flood"
   | "dashboard"
   | "cluster"
+  | "reports"
   | undefined;
+// The heartbeat figures are a run of their own: they do not overwrite the check and ingest ones.
+flags.out ??= path.join(here, "results", only === "reports" ? "reports-latest.json" : "latest.json");
 if (
   only !== undefined &&
-  !["check", "lone", "ingest", "lease", "flood", "dashboard", "cluster"].includes(only)
+  !["check", "lone", "ingest", "lease", "flood", "dashboard", "cluster", "reports"].includes(only)
 ) {
-  process.stderr.write("--only takes check, lone, ingest, lease, flood, dashboard or cluster\n");
+  process.stderr.write("--only takes check, lone, ingest, lease, flood, dashboard, cluster or reports\n");
   process.exit(2);
 }
 
@@ -113,7 +116,20 @@ const PLAN = {
   dashboard: { rounds: 4, seconds: 3, openRounds: 6, openSeconds: 1.5 },
   // The lean server on a Redis Cluster beside it on standalone Redis: closed, open loop and ingest.
   cluster: { rounds: 4, seconds: 3, openRounds: 8, openSeconds: 1.5, ingestRounds: 3, ingestSize: 50 },
+  // Breaker heartbeats: 5,000 instances × 3 providers, warmed, whose state does not change.
+  reports: {
+    instances: 5000,
+    providers: ["openai", "anthropic", "google"],
+    warmConcurrency: 32,
+    closedRounds: 5,
+    closedSeconds: 3,
+    openRate: 5000,
+    openRounds: 6,
+    openSeconds: 2,
+  },
   targets: {
+    reportsOverNaive: 2,
+    reportsOverCheck: 0.5,
     openP99Ratio: 1.25,
     closedRatio: 0.75,
     ingestRatio: 0.75,
@@ -121,7 +137,7 @@ const PLAN = {
     dashboardRatio: 0.8,
     dashboardP99Ratio: 1.25,
   },
-  deadlineSeconds: 175,
+  deadlineSeconds: flags.only === "reports" ? 420 : 175,
 } as const;
 /**
  * Breakwater on --port, the bare server on the next one, the dashboard (`--only dashboard`) or the
@@ -134,7 +150,10 @@ if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1 || PORT_BASE > 65_533) {
 }
 const PORTS = { breakwater: PORT_BASE, bare: PORT_BASE + 1, dashboard: PORT_BASE + 2 } as const;
 /** What the servers write to Redis db 3: budget keys, admission windows, the bare server's hash. */
-const BENCH_KEY_PATTERNS = ["bw:bud:*", "bw:adm:*", "bench:bare:*"];
+const BENCH_KEY_PATTERNS = ["bw:bud:*", "bw:adm:*", "bw:fleet:*", "bench:bare:*"];
+/** The naive breaker-report server's copy of breaker_snapshots (`--only reports`). */
+const BARE_SNAPSHOTS_TABLE = "bench_bare_snapshots";
+const STAMP = "__REPORTED_AT__";
 const CHECK_PATH = "/api/v1/budgets/check";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -909,6 +928,263 @@ async function main() {
   }
 
   if (only === "cluster") results.cluster = await clusterPhase();
+
+  /**
+   * Breaker heartbeats (`--only reports`): Breakwater's report endpoint beside the naive server
+   * (bare-reports-server.mjs: one Postgres upsert per report over a pool of 10, into a copy of
+   * breaker_snapshots), and beside Breakwater's own check peak in the same rounds. Every instance
+   * reports once first (its first report is a transition), then only heartbeats follow, each
+   * stamped with its send time so it moves the snapshot forward.
+   */
+  async function reportsPhase() {
+    const plan = PLAN.reports;
+    const admin2 = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    await admin2.query(`DROP TABLE IF EXISTS ${BARE_SNAPSHOTS_TABLE}`);
+    await admin2.query(`CREATE TABLE ${BARE_SNAPSHOTS_TABLE} (LIKE breaker_snapshots INCLUDING ALL)`);
+    for (const table of ["breaker_transitions", "breaker_snapshots", "breaker_episodes"]) {
+      await admin2.query(`DELETE FROM ${table} WHERE project_id = $1`, [tenant.projectId]);
+    }
+    await admin2.query("DELETE FROM webhook_events WHERE project_id = $1", [tenant.projectId]);
+    const naivePort = PORTS.dashboard;
+    const naive = startServer(
+      "naive reports",
+      [
+        ...nodeFlags,
+        path.join(here, "bare-reports-server.mjs"),
+        String(naivePort),
+        databaseUrl,
+        BARE_SNAPSHOTS_TABLE,
+        tenant.projectId,
+      ],
+      childEnv({}),
+    );
+    await waitFor(
+      () =>
+        fetch(`http://127.0.0.1:${naivePort}/`, { method: "POST", body: "{" }).then((r) => r.status === 422),
+      `the naive reports server on ${naivePort}\n${naive.stderrTail()}`,
+    );
+    const path_ = `/api/v1/projects/${tenant.projectId}/providers/breaker-reports`;
+    const bodies: string[] = [];
+    for (let i = 0; i < plan.instances; i++) {
+      for (const provider of plan.providers) {
+        bodies.push(
+          JSON.stringify({
+            provider,
+            state: "closed",
+            failure_count: 0,
+            success_count: 5,
+            reported_at: STAMP,
+            sdk_instance_id: `sdk-${i.toString(36).padStart(4, "0")}-${(i * 7919).toString(16)}`,
+          }),
+        );
+      }
+    }
+    const sides = [
+      { name: "bare" as const, port: naivePort, pid: naive.pid },
+      { name: "breakwater" as const, port: PORTS.breakwater, pid: bw.pid },
+    ];
+    // Warm: every snapshot exists on both sides (Breakwater's first reports are transitions).
+    for (const side of sides) {
+      const t0 = performance.now();
+      let next = 0;
+      let failed = 0;
+      await Promise.all(
+        Array.from({ length: plan.warmConcurrency }, async () => {
+          while (next < bodies.length) {
+            const body = bodies[next++]!.replace(STAMP, new Date(Date.now() - 60_000).toISOString());
+            const r = await fetch(`http://127.0.0.1:${side.port}${path_}`, { method: "POST", headers, body });
+            await r.arrayBuffer();
+            if (r.status !== 202) failed++;
+          }
+        }),
+      );
+      log(
+        `reports: ${side.name} warmed with ${bodies.length} first reports in ${((performance.now() - t0) / 1000).toFixed(1)} s (${failed} not 202)`,
+      );
+      if (failed > 0) throw new Error(`${side.name}: ${failed} warm-up reports were refused`);
+    }
+    const counted = await admin2.query<{ bw: string; bare: string }>(
+      `SELECT (SELECT count(*) FROM breaker_snapshots WHERE project_id = $1) AS bw,
+              (SELECT count(*) FROM ${BARE_SNAPSHOTS_TABLE} WHERE project_id = $1) AS bare`,
+      [tenant.projectId],
+    );
+    log(`reports: snapshots stored — Breakwater ${counted.rows[0]!.bw}, naive ${counted.rows[0]!.bare}`);
+    // A few seconds of heartbeats on each side before measuring (JIT, pools, Redis entries).
+    for (const side of sides) {
+      await send({
+        op: "closed",
+        port: side.port,
+        path: path_,
+        headers,
+        bodies,
+        connections: 32,
+        seconds: 2,
+        stamp: STAMP,
+      });
+    }
+
+    log(
+      `reports: closed loop, 32 connections, ${plan.closedRounds} rounds of ${plan.closedSeconds} s per side, and Breakwater's checks beside…`,
+    );
+    const closed: Record<"bare" | "breakwater" | "check", ClosedResult[]> = {
+      bare: [],
+      breakwater: [],
+      check: [],
+    };
+    resetCpu();
+    const ratiosNaive: number[] = [];
+    const ratiosCheck: number[] = [];
+    for (let round = 0; round < plan.closedRounds; round++) {
+      const rates: Partial<Record<"bare" | "breakwater" | "check", number>> = {};
+      // Naive, Breakwater, check — reversed every other round.
+      const steps = [
+        { side: sides[0], check: false },
+        { side: sides[1], check: false },
+        { side: sides[1], check: true },
+      ];
+      for (const step of round % 2 === 0 ? steps : [...steps].reverse()) {
+        await sleep(300);
+        const job: Job = step.check
+          ? {
+              op: "closed",
+              port: PORTS.breakwater,
+              path: CHECK_PATH,
+              headers,
+              bodies: checkBodies(),
+              connections: 32,
+              seconds: plan.closedSeconds,
+            }
+          : {
+              op: "closed",
+              port: step.side.port,
+              path: path_,
+              headers,
+              bodies,
+              connections: 32,
+              seconds: plan.closedSeconds,
+              stamp: STAMP,
+            };
+        const r = step.check
+          ? await send<ClosedResult>(job)
+          : await segment<ClosedResult>(step.side, job, (x) => x.requests2xx + x.non2xx);
+        const key = step.check ? "check" : step.side.name;
+        closed[key].push(r);
+        rates[key] = r.requests2xx / r.elapsedSeconds;
+      }
+      ratiosNaive.push(rates.breakwater! / rates.bare!);
+      ratiosCheck.push(rates.breakwater! / rates.check!);
+      log(
+        `  round ${round + 1}: Breakwater ${r0(rates.breakwater!)}/s, naive ${r0(rates.bare!)}/s (${r2(ratiosNaive.at(-1)!)}×), check ${r0(rates.check!)}/s (${r2(ratiosCheck.at(-1)!)}×)`,
+      );
+    }
+    const cpuClosed = { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() };
+
+    log(
+      `reports: open loop ${plan.openRate}/s, ${plan.openRounds} rounds of ${plan.openSeconds} s per side…`,
+    );
+    const open: Record<"bare" | "breakwater", OpenResult[]> = { bare: [], breakwater: [] };
+    resetCpu();
+    for (let round = 0; round < plan.openRounds; round++) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        await sleep(300);
+        open[side.name].push(
+          await segment<OpenResult>(
+            side,
+            {
+              op: "open",
+              port: side.port,
+              path: path_,
+              headers,
+              bodies,
+              rate: plan.openRate,
+              seconds: plan.openSeconds,
+              stamp: STAMP,
+            },
+            (x) => x.sent,
+          ),
+        );
+      }
+    }
+    const openBare = latencyOf(open.bare);
+    const openBw = latencyOf(open.breakwater);
+    const pairRatios = open.breakwater.map((_, i) => openBw.roundsP99[i]! / openBare.roundsP99[i]!);
+
+    // Durable: after one flush window every Breakwater snapshot carries a heartbeat of the last round.
+    await sleep(2_500);
+    const fresh = await admin2.query<{ n: string; newest: Date; oldest: Date }>(
+      `SELECT count(*) AS n, max(reported_at) AS newest, min(reported_at) AS oldest
+         FROM breaker_snapshots WHERE project_id = $1`,
+      [tenant.projectId],
+    );
+    const transitions = await admin2.query<{ n: string }>(
+      "SELECT count(*) AS n FROM breaker_transitions WHERE project_id = $1",
+      [tenant.projectId],
+    );
+    await admin2.query(`DROP TABLE IF EXISTS ${BARE_SNAPSHOTS_TABLE}`);
+    await admin2.end();
+
+    const bwClosed = throughputOf(closed.breakwater);
+    const bareClosed = throughputOf(closed.bare);
+    const checkClosed = throughputOf(closed.check);
+    const over = (xs: number[], min: number) => xs.filter((x) => x >= min).length;
+    return {
+      instances: plan.instances,
+      providers: plan.providers.length,
+      snapshots: bodies.length,
+      closed_loop: {
+        breakwater: bwClosed,
+        naive: bareClosed,
+        check: checkClosed,
+        ratio_over_naive: bwClosed.rps / bareClosed.rps,
+        ratio_over_check: bwClosed.rps / checkClosed.rps,
+        ratio_over_naive_by_round: ratiosNaive.map(r2),
+        ratio_over_check_by_round: ratiosCheck.map(r2),
+        rounds_meeting_both: ratiosNaive.filter(
+          (x, i) => x >= PLAN.targets.reportsOverNaive && ratiosCheck[i]! >= PLAN.targets.reportsOverCheck,
+        ).length,
+        rounds_over_naive_target: over(ratiosNaive, PLAN.targets.reportsOverNaive),
+        rounds_over_check_target: over(ratiosCheck, PLAN.targets.reportsOverCheck),
+        cpu_us_per_report: cpuClosed,
+      },
+      open_loop: {
+        rate: plan.openRate,
+        breakwater: openBw,
+        naive: openBare,
+        p99_ratio: openBw.p99 / openBare.p99,
+        p99_ratio_by_round: pairRatios.map(r2),
+        p99_ratio_median_of_rounds: median(pairRatios),
+        all_accepted: openBw.ok === openBw.sent,
+        cpu_us_per_report: { bare: cpu.bare.perUnitMicros(), breakwater: cpu.breakwater.perUnitMicros() },
+      },
+      stored: {
+        snapshots: Number(fresh.rows[0]!.n),
+        newest_reported_at: fresh.rows[0]!.newest,
+        oldest_reported_at: fresh.rows[0]!.oldest,
+        transitions: Number(transitions.rows[0]!.n),
+      },
+    };
+  }
+  if (only === "reports") {
+    const r = await reportsPhase();
+    results.reports = r;
+    const c = r.closed_loop;
+    const o = r.open_loop;
+    log("");
+    log(`heartbeats, closed loop (32 connections), reports/s:`);
+    log(
+      `  Breakwater ${r0(c.breakwater.rps)}  naive ${r0(c.naive.rps)}  check ${r0(c.check.rps)}  → ${r2(c.ratio_over_naive)}× naive (≥ ${PLAN.targets.reportsOverNaive}), ${r2(c.ratio_over_check)}× check (≥ ${PLAN.targets.reportsOverCheck}); rounds meeting both ${c.rounds_meeting_both}/${PLAN.reports.closedRounds}`,
+    );
+    log(
+      `  errors/non-2xx: Breakwater ${c.breakwater.errors}/${c.breakwater.non2xx}, naive ${c.naive.errors}/${c.naive.non2xx}`,
+    );
+    log(`  CPU µs per report: ${JSON.stringify(c.cpu_us_per_report)}`);
+    log(`heartbeats, open loop ${o.rate}/s:`);
+    log(
+      `  p50 ${o.breakwater.p50.toFixed(2)} / ${o.naive.p50.toFixed(2)} ms, p99 ${o.breakwater.p99.toFixed(2)} / ${o.naive.p99.toFixed(2)} ms (Breakwater / naive), p99 ratio ${r2(o.p99_ratio)}, by round ${JSON.stringify(o.p99_ratio_by_round)}; accepted ${o.breakwater.ok}/${o.breakwater.sent} (${JSON.stringify(o.breakwater.statuses)}), naive ${o.naive.ok}/${o.naive.sent}`,
+    );
+    log(`  CPU µs per report: ${JSON.stringify(o.cpu_us_per_report)}`);
+    log(`stored: ${JSON.stringify(r.stored)}`);
+  }
 
   if (only === undefined || only === "lease") {
     results.lease = await runLeaseWorkload({ ports: PORTS, headers, log });
