@@ -90,6 +90,16 @@ export function createWorkerMetrics(opts: { queueDepths?: QueueDepths; rollupLag
       help: "Breaker episodes closed because their instance went stale",
       registers,
     }),
+    snapshotsPruned: new Counter({
+      name: "breakwater_breaker_snapshots_pruned_total",
+      help: "Breaker snapshots of instances silent past their retention, deleted by the worker",
+      registers,
+    }),
+    transitionsPruned: new Counter({
+      name: "breakwater_breaker_transitions_pruned_total",
+      help: "Breaker transitions older than their plan's retention_days, deleted by the worker",
+      registers,
+    }),
   };
 }
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;

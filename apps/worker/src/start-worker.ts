@@ -21,6 +21,7 @@ import {
 } from "@breakwater/queue";
 import { type Job, Worker } from "bullmq";
 import { auditRetention } from "./jobs/audit-retention";
+import { breakerPrune } from "./jobs/breaker-prune";
 import { breakerStaleSweep } from "./jobs/breaker-stale-sweep";
 import { eventPartitions } from "./jobs/event-partitions";
 import { incidentEvaluate, incidentSweep } from "./jobs/incident-jobs";
@@ -43,6 +44,7 @@ const processors: Record<JobName, (deps: Deps, metrics: WorkerMetrics, stopping:
     "webhook-deliver": webhookDeliver,
     "webhook-outbox-sweep": (deps) => webhookOutboxSweep(deps),
     "breaker-stale-sweep": breakerStaleSweep,
+    "breaker-prune": breakerPrune,
     "incident-evaluate": (deps) => incidentEvaluate(deps),
     "incident-sweep": (deps) => incidentSweep(deps),
     "price-reprice": (deps) => priceReprice(deps),

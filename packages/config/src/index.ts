@@ -103,6 +103,11 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: urlWithScheme(["http", "https"]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BREAKER_STALE_SECONDS: z.coerce.number().int().min(10).default(180),
+  /**
+   * Snapshots of SDK instances silent longer than this many days are pruned by the worker (never
+   * kept longer than the plan's retention_days): autoscaling and deploys mint new instance ids.
+   */
+  BREAKER_SNAPSHOT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** How often the worker re-evaluates unresolved provider incidents (resolves silent ones, catches lost jobs). */
   INCIDENT_SWEEP_EVERY_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
   /** How often the worker rolls newly received metadata events into the hourly usage rollups. */
@@ -118,10 +123,11 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
    * Attempts to one healthy endpoint a worker process runs at once (unset: half of
-   * WEBHOOK_CONCURRENCY). A slow or failing endpoint gets one, and all of those together a
-   * quarter of WEBHOOK_CONCURRENCY.
+   * WEBHOOK_CONCURRENCY, at most 32 — what one receiver is asked to take in parallel). A slow or
+   * failing endpoint gets one, and all of those together a quarter of WEBHOOK_CONCURRENCY. At most
+   * 256: past that a receiver is being flooded, not served.
    */
-  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).optional(),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
   /**

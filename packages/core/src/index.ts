@@ -50,6 +50,7 @@ export * from "./fleet/fleet-live";
 export * from "./fleet/fleet-status";
 export * from "./fleet/get-fleet-overview";
 export * from "./fleet/get-provider-health";
+export * from "./fleet/prune-breaker-history";
 export * from "./fleet/record-breaker-report";
 export * from "./ids";
 export * from "./incidents/evaluate-provider-incident";

@@ -11,6 +11,7 @@ describe("queue catalogue", () => {
   it("declares only the jobs that have consumers, each with a name equal to its key", () => {
     expect(JOB_NAMES.sort()).toEqual([
       "audit-retention",
+      "breaker-prune",
       "breaker-stale-sweep",
       "event-partitions",
       "incident-evaluate",

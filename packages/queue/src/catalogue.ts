@@ -61,6 +61,15 @@ export const JOBS = {
     }),
     concurrency: () => 1,
   }),
+  "breaker-prune": define({
+    name: "breaker-prune",
+    description:
+      "Deletes snapshots of SDK instances silent past BREAKER_SNAPSHOT_RETENTION_DAYS (never past the plan's retention_days) and transitions past retention_days, in small batches",
+    payload: z.object({}).strict(),
+    options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 500 } },
+    schedule: () => ({ every: 600_000 }),
+    concurrency: () => 1,
+  }),
   "incident-evaluate": define({
     name: "incident-evaluate",
     description:

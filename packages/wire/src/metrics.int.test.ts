@@ -2,7 +2,16 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SDK_LATENCY_BUCKETS } from "./metrics";
 import { createMetricsServer, PROMETHEUS_TEXT } from "./metrics-server";
-import { CHECK, checkBody, createTenant, type Harness, post, startHarness } from "./testing/harness";
+import {
+  breakerPath,
+  breakerReport,
+  CHECK,
+  checkBody,
+  createTenant,
+  type Harness,
+  post,
+  startHarness,
+} from "./testing/harness";
 
 let h: Harness;
 let metricsUrl: string;
@@ -83,5 +92,27 @@ describe("SDK API metrics through the lean server", () => {
     expect((await fetch(`${h.url}/metrics`)).status).toBe(404);
     expect((await fetch(metricsUrl.replace("/metrics", "/health"))).status).toBe(404);
     expect((await fetch(metricsUrl, { method: "POST" })).status).toBe(405);
+  });
+
+  it("breaker reports are counted by path, and flushed heartbeats by result", async () => {
+    const t = await createTenant(h);
+    const before = (await scrape()).text;
+    const t0 = Date.now() - 60_000;
+    const at = (s: number) => new Date(t0 + s * 1000).toISOString();
+    expect((await post(h, breakerPath(t.projectId), breakerReport(at(0), "closed"), t.key)).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await post(h, breakerPath(t.projectId), breakerReport(at(1), "closed"), t.key)).status).toBe(202);
+    expect((await post(h, breakerPath(t.projectId), breakerReport(at(1), "closed"), t.key)).status).toBe(202);
+    const path = (p: string) => `breakwater_breaker_reports_total{path="${p}"}`;
+    const written = 'breakwater_breaker_heartbeat_rows_total{result="written"}';
+    await expect
+      .poll(async () => sample((await scrape()).text, written) - sample(before, written), { timeout: 5_000 })
+      .toBe(1);
+    const after = (await scrape()).text;
+    expect(sample(after, path("transactional")) - sample(before, path("transactional"))).toBe(1);
+    expect(sample(after, path("heartbeat")) - sample(before, path("heartbeat"))).toBe(1);
+    expect(sample(after, path("late")) - sample(before, path("late"))).toBe(1);
+    expect(after).toContain("# TYPE breakwater_breaker_heartbeats_buffered gauge");
+    expect(sample(after, "breakwater_breaker_heartbeat_flush_failures_total")).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import type { BreakerIntakeCounts } from "@breakwater/core";
 import { Registry } from "prom-client";
 
 /**
@@ -31,7 +32,7 @@ class ArrayMetric {
   constructor(
     readonly name: string,
     readonly help: string,
-    readonly type: "counter" | "histogram",
+    readonly type: "counter" | "histogram" | "gauge",
     private readonly values: () => MetricValue[],
   ) {}
   get() {
@@ -119,6 +120,51 @@ export function createWireMetrics(endpoints: readonly string[]) {
   return {
     registry,
     endpoints,
+    /**
+     * Exports a breaker intake's counts (read at scrape time): reports by path, heartbeat rows
+     * group-committed or replayed, failed flushes and heartbeats waiting for the next flush.
+     */
+    watchBreakers(counts: BreakerIntakeCounts): void {
+      registry.registerMetric(
+        new ArrayMetric(
+          "breakwater_breaker_reports_total",
+          "Breaker reports by path: heartbeat (Redis, group-committed), late (changed nothing), transactional (state changes, first and stale reports)",
+          "counter",
+          () => [
+            { value: counts.heartbeat, labels: { path: "heartbeat" } },
+            { value: counts.late, labels: { path: "late" } },
+            { value: counts.slow, labels: { path: "transactional" } },
+          ],
+        ) as never,
+      );
+      registry.registerMetric(
+        new ArrayMetric(
+          "breakwater_breaker_heartbeat_rows_total",
+          "Buffered heartbeats written to Postgres: written by the group commit, or replayed through the transactional path when the stored state differed",
+          "counter",
+          () => [
+            { value: counts.flushedRows, labels: { result: "written" } },
+            { value: counts.replayedRows, labels: { result: "replayed" } },
+          ],
+        ) as never,
+      );
+      registry.registerMetric(
+        new ArrayMetric(
+          "breakwater_breaker_heartbeat_flush_failures_total",
+          "Heartbeat flushes that failed (their rows wait for the next flush)",
+          "counter",
+          () => [{ value: counts.flushFailures, labels: {} }],
+        ) as never,
+      );
+      registry.registerMetric(
+        new ArrayMetric(
+          "breakwater_breaker_heartbeats_buffered",
+          "Heartbeats waiting for the next flush (at most one per instance and provider)",
+          "gauge",
+          () => [{ value: counts.buffered, labels: {} }],
+        ) as never,
+      );
+    },
     /** Records one answered request: `startedMs` is the performance.now() taken when it was routed. */
     observe(endpoint: number, status: number, startedMs: number): void {
       requests[endpoint * STATUS_SLOTS + (status >= 100 && status < STATUS_SLOTS ? status : 0)]! += 1;

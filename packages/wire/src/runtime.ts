@@ -132,6 +132,7 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   const breakers = new BreakerReportIntake({ ...fleet, pg: pool });
 
   const metrics = createWireMetrics(WIRE_ENDPOINTS);
+  metrics.watchBreakers(breakers.counts);
   const ctx: WireContext = {
     metrics,
     log,
