@@ -7,7 +7,10 @@ import type { CircuitState } from "./breaker-state";
 import {
   BREAKER_REPORT_MAX_FUTURE_MS,
   type BreakerReportInput,
+  type BreakerReportResult,
+  MAX_BREAKER_BATCH,
   recordBreakerReport,
+  recordBreakerReports,
   type StoredSnapshot,
 } from "./record-breaker-report";
 
@@ -55,6 +58,8 @@ export const HEARTBEAT_FLUSH_MS = 1_000;
 const FLUSH_CHUNK = 2_000;
 /** Replays of refused rows run at most this many at once (each is one transaction). */
 const REPLAY_CONCURRENCY = 4;
+/** Transactions of the transactional path one process runs at once (each a batch of reports). */
+const MAX_TRANSACTIONS_IN_FLIGHT = 3;
 /** A refused heartbeat whose replay keeps failing (its project deleted, say) is dropped after this. */
 const MAX_REPLAY_ATTEMPTS = 5;
 
@@ -192,11 +197,20 @@ export interface BreakerIntakeCounts {
   buffered: number;
 }
 
+interface Waiting {
+  i: BreakerReportInput;
+  resolve: (r: BreakerReportResult) => void;
+  reject: (err: unknown) => void;
+}
+
 const keyOf = (projectId: string, provider: string, sdkInstanceId: string) =>
   `${projectId}\u0000${provider}\u0000${sdkInstanceId}`;
 
 export class BreakerReportIntake {
   private pending = new Map<string, Heartbeat>();
+  private waiting: Waiting[] = [];
+  private inFlight = 0;
+  private pumpScheduled = false;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private closed = false;
@@ -268,11 +282,64 @@ export class BreakerReportIntake {
     this.counts.slow++;
     let stored: StoredSnapshot | undefined;
     try {
-      const r = await recordBreakerReport(this.deps, i);
+      const r = await this.transactional(i);
       stored = r.stored;
       return r.transition ? "transition" : r.applied ? "applied" : "unchanged";
     } finally {
       void this.settle(i.projectId, field, stored);
+    }
+  }
+
+  /**
+   * The transactional path, batched: reports that arrive while transactions are in flight join the
+   * next one (recordBreakerReports: the same rules and results as one by one, in arrival order).
+   * An outage's burst of transitions then costs a few statements per batch, not a transaction each.
+   */
+  private transactional(i: BreakerReportInput): Promise<BreakerReportResult> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ i, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.pumpScheduled || this.inFlight >= MAX_TRANSACTIONS_IN_FLIGHT || this.waiting.length === 0)
+      return;
+    this.pumpScheduled = true;
+    // One turn of the event loop: the reports of this turn's requests share a transaction.
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      while (this.inFlight < MAX_TRANSACTIONS_IN_FLIGHT && this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_BREAKER_BATCH);
+        this.inFlight++;
+        this.runBatch(batch).finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  private async runBatch(batch: Waiting[]): Promise<void> {
+    try {
+      const results = await recordBreakerReports(
+        this.deps,
+        batch.map((b) => b.i),
+      );
+      for (const [n, b] of batch.entries()) b.resolve(results[n]!);
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]!.reject(err);
+        return;
+      }
+      // One report may be what failed (its project deleted meanwhile, say): each on its own, so
+      // only that one is refused.
+      for (const b of batch) {
+        await recordBreakerReports(this.deps, [b.i]).then(
+          (r) => b.resolve(r[0]!),
+          (e: unknown) => b.reject(e),
+        );
+      }
     }
   }
 
@@ -413,11 +480,24 @@ export class BreakerReportIntake {
     }
     const statement = {
       name: "bw-breaker-heartbeats",
-      text: `UPDATE breaker_snapshots s
+      // The rows are locked first in the order every breaker transaction locks them
+      // (recordBreakerReports), so a flush and a burst of transitions cannot deadlock.
+      text: `WITH v AS (
+          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::int4[],
+                               $7::timestamptz[], $8::timestamptz[]) AS v(p, prov, inst, st, f, sc, r, rcv)
+        ), locked AS (
+          SELECT s.project_id, s.provider, s.sdk_instance_id
+          FROM breaker_snapshots s
+          JOIN v ON s.project_id = v.p AND s.provider = v.prov AND s.sdk_instance_id = v.inst
+          WHERE s.state = v.st::"CircuitState" AND s.reported_at < v.r
+          ORDER BY s.project_id COLLATE "C", s.provider COLLATE "C", s.sdk_instance_id COLLATE "C"
+          FOR UPDATE OF s
+        )
+        UPDATE breaker_snapshots s
         SET failure_count = v.f, success_count = v.sc, reported_at = v.r, received_at = GREATEST(s.received_at, v.rcv)
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::int4[], $7::timestamptz[], $8::timestamptz[])
-          AS v(p, prov, inst, st, f, sc, r, rcv)
-        WHERE s.project_id = v.p AND s.provider = v.prov AND s.sdk_instance_id = v.inst
+        FROM locked, v
+        WHERE s.project_id = locked.project_id AND s.provider = locked.provider AND s.sdk_instance_id = locked.sdk_instance_id
+          AND v.p = locked.project_id AND v.prov = locked.provider AND v.inst = locked.sdk_instance_id
           AND s.state = v.st::"CircuitState" AND s.reported_at < v.r
         RETURNING s.project_id, s.provider, s.sdk_instance_id`,
       values: [projects, providers, instances, states, failures, successes, reported, received],

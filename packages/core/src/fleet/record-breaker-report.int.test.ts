@@ -3,7 +3,7 @@ import { parseBreakerEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { seedProject, testDeps } from "../testing/fleet";
 import { closeStaleEpisodes } from "./close-stale-episodes";
-import { type BreakerReportInput, recordBreakerReport } from "./record-breaker-report";
+import { type BreakerReportInput, recordBreakerReport, recordBreakerReports } from "./record-breaker-report";
 
 const deps = testDeps({ BREAKER_STALE_SECONDS: "60", PUBLIC_URL: "https://bw.example.com/" });
 afterAll(() => deps.db.$disconnect());
@@ -205,5 +205,106 @@ describe("recordBreakerReport", () => {
       ["circuit_breaker_closed", true],
       ["circuit_breaker_opened", false],
     ]);
+  });
+
+  it("a batch records exactly what the same reports recorded one by one would", async () => {
+    const states: BreakerReportInput["state"][] = ["closed", "open", "half_open"];
+    // Three instances, each report newer or older than the last, duplicates included.
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const script = Array.from({ length: 90 }, (_, k) => ({
+      instance: `i-${rand(3)}`,
+      state: states[rand(3)]!,
+      s: k - rand(6) * 2,
+      counts: [rand(9), rand(9)] as [number, number],
+    }));
+    const one = await seedProject(deps, "team");
+    const many = await seedProject(deps, "team");
+    const input = (projectId: string, r: (typeof script)[number]): BreakerReportInput => ({
+      projectId,
+      provider: "openai",
+      sdkInstanceId: r.instance,
+      state: r.state,
+      failureCount: r.counts[0],
+      successCount: r.counts[1],
+      reportedAt: at(r.s),
+    });
+    const sequential = [];
+    for (const r of script) sequential.push(await recordBreakerReport(deps, input(one.project.id, r)));
+    const batched = [];
+    for (let k = 0; k < script.length; k += 30) {
+      batched.push(
+        ...(await recordBreakerReports(
+          deps,
+          script.slice(k, k + 30).map((r) => input(many.project.id, r)),
+        )),
+      );
+    }
+    const shape = (r: { applied: boolean; transition: boolean; eventIds: string[] }) => [
+      r.applied,
+      r.transition,
+      r.eventIds.length,
+    ];
+    expect(batched.map(shape)).toEqual(sequential.map(shape));
+
+    const stored = async (projectId: string) => {
+      const snapshots = await deps.db.breakerSnapshot.findMany({
+        where: { projectId },
+        orderBy: { sdkInstanceId: "asc" },
+        select: {
+          sdkInstanceId: true,
+          state: true,
+          failureCount: true,
+          successCount: true,
+          reportedAt: true,
+          stateSince: true,
+          openEpisodeId: true,
+        },
+      });
+      const transitions = await deps.db.breakerTransition.findMany({
+        where: { projectId },
+        orderBy: [{ sdkInstanceId: "asc" }, { reportedAt: "asc" }],
+        select: {
+          sdkInstanceId: true,
+          fromState: true,
+          toState: true,
+          failureCount: true,
+          successCount: true,
+          reportedAt: true,
+        },
+      });
+      const episodes = await deps.db.breakerEpisode.findMany({
+        where: { projectId },
+        orderBy: [{ sdkInstanceId: "asc" }, { openedAt: "asc" }],
+        select: {
+          sdkInstanceId: true,
+          openedAt: true,
+          closedAt: true,
+          resolution: true,
+          lastState: true,
+          recoveringSecs: true,
+        },
+      });
+      const events = (await eventsOf(projectId)).map((e) => {
+        const { event_id, episode_id, project_id, project_name, dashboard_url, ...data } = parseBreakerEvent(
+          e.payload,
+        ).data as Record<string, unknown>;
+        return { type: e.type, deliverable: e.deliverable, outbox: e.outbox !== null, data };
+      });
+      return {
+        snapshots: snapshots.map((x) => ({ ...x, openEpisodeId: x.openEpisodeId !== null })),
+        transitions,
+        episodes: episodes.map((x) => ({ ...x, recoveringSecs: Math.round(x.recoveringSecs * 1000) })),
+        events,
+      };
+    };
+    const a = await stored(one.project.id);
+    const b = await stored(many.project.id);
+    expect(b.transitions.length).toBeGreaterThan(10);
+    expect(b.events.length).toBeGreaterThan(4);
+    expect(b).toEqual(a);
   });
 });

@@ -5,7 +5,7 @@ import { invalid } from "../errors";
 import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { evaluateIncidentAfterReport } from "../incidents/evaluate-provider-incident";
-import { enqueueWebhookDeliveries, recordWebhookEvent } from "../webhooks/record-webhook-event";
+import { enqueueWebhookDeliveries } from "../webhooks/record-webhook-event";
 import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
 import { CIRCUIT_STATES, type CircuitState, durationSeconds, fleetDashboardUrl } from "./breaker-state";
 import { type FleetChange, publishFleetChanges } from "./fleet-live";
@@ -43,26 +43,6 @@ export interface StoredSnapshot {
   receivedAt: Date;
 }
 
-interface SnapshotRow {
-  state: CircuitState;
-  reported_at: Date;
-  open_episode_id: string | null;
-  state_since: Date | null;
-  received_at: Date;
-}
-
-async function lockSnapshot(
-  tx: Tx,
-  i: z.output<typeof breakerReportInput>,
-): Promise<SnapshotRow | undefined> {
-  const rows = await tx.$queryRaw<SnapshotRow[]>`
-    SELECT state::text AS state, reported_at, open_episode_id, state_since, received_at
-    FROM breaker_snapshots
-    WHERE project_id = ${i.projectId} AND provider = ${i.provider} AND sdk_instance_id = ${i.sdkInstanceId}
-    FOR UPDATE`;
-  return rows[0];
-}
-
 /**
  * Whether a breaker event is delivered: the organization's effective breaker_webhooks at this
  * moment. A closing event is also delivered when its opening one was, so a receiver that was
@@ -82,6 +62,63 @@ export async function breakerEventDeliverable(
   return opened !== null;
 }
 
+/** Reports one batch transaction takes at most (its events get distinct microsecond timestamps). */
+export const MAX_BREAKER_BATCH = 500;
+
+interface SnapshotRow {
+  state: CircuitState;
+  reported_at: Date;
+  open_episode_id: string | null;
+  state_since: Date | null;
+  received_at: Date;
+}
+
+type LockedRow = SnapshotRow & { project_id: string; provider: string; sdk_instance_id: string };
+
+type Input = z.output<typeof breakerReportInput>;
+
+const keyOf = (projectId: string, provider: string, sdkInstanceId: string) =>
+  `${projectId}\u0000${provider}\u0000${sdkInstanceId}`;
+
+/** The (project, provider, instance) columns of `inputs` as three arrays, for `unnest`. */
+function keyColumns(inputs: readonly Input[]): [string[], string[], string[]] {
+  return [inputs.map((i) => i.projectId), inputs.map((i) => i.provider), inputs.map((i) => i.sdkInstanceId)];
+}
+
+/**
+ * Locks the snapshots of `inputs`' keys in one statement, in one order for every caller (the
+ * heartbeat flush takes its locks in the same order), so concurrent batches cannot deadlock.
+ */
+async function lockSnapshots(tx: Tx, inputs: readonly Input[]): Promise<LockedRow[]> {
+  const [p, prov, inst] = keyColumns(inputs);
+  return tx.$queryRaw<LockedRow[]>`
+    SELECT s.project_id, s.provider, s.sdk_instance_id, s.state::text AS state, s.reported_at,
+           s.open_episode_id, s.state_since, s.received_at
+    FROM breaker_snapshots s
+    JOIN unnest(${p}::text[], ${prov}::text[], ${inst}::text[]) AS k(p, prov, inst)
+      ON s.project_id = k.p AND s.provider = k.prov AND s.sdk_instance_id = k.inst
+    ORDER BY s.project_id COLLATE "C", s.provider COLLATE "C", s.sdk_instance_id COLLATE "C"
+    FOR UPDATE OF s`;
+}
+
+/** `now` plus `k` microseconds, as timestamptz text: a batch's events keep their order in created_at. */
+function microsAfter(now: Date, k: number): string {
+  return `${now.toISOString().slice(0, 23)}${String(k).padStart(3, "0")}Z`;
+}
+
+interface EpisodeChange {
+  lastState: CircuitState;
+  recoveringSecs: number;
+  closedAt: Date | null;
+  resolution: string | null;
+}
+
+interface Outcome extends BreakerReportResult {
+  deliver: string[];
+  visible?: FleetChange["kind"];
+  from?: FleetChange["from"];
+}
+
 /**
  * Records one breaker snapshot from an SDK instance in one transaction: the latest snapshot per
  * (project, provider, instance) moves only forward in reported_at (a row lock serialises
@@ -90,229 +127,377 @@ export async function breakerEventDeliverable(
  * closing writes its webhook event + outbox row. Deliveries are enqueued after commit.
  */
 export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): Promise<BreakerReportResult> {
-  const i = breakerReportInput.parse(raw);
+  return (await recordBreakerReports(deps, [raw]))[0]!;
+}
+
+/**
+ * `recordBreakerReport` for many reports in one transaction, with the same rules and the same
+ * result as recording them one after another in this order (reports of one instance included):
+ * the snapshots are locked in one statement, every report is judged in memory against the row as
+ * the reports before it left it, and the episodes, events, outbox rows, transitions and snapshots
+ * are written with one multi-row statement each. An outage's burst of transitions then costs a
+ * handful of statements per batch instead of a transaction per report. After commit: one live
+ * push per visible change, the deliveries enqueued, and one incident evaluation per provider.
+ */
+export async function recordBreakerReports(
+  deps: Deps,
+  raws: readonly BreakerReportInput[],
+): Promise<BreakerReportResult[]> {
+  if (raws.length > MAX_BREAKER_BATCH)
+    throw new Error(`at most ${MAX_BREAKER_BATCH} breaker reports at once`);
+  const inputs = raws.map((r) => breakerReportInput.parse(r));
   const now = new Date();
-  if (i.reportedAt.getTime() > now.getTime() + BREAKER_REPORT_MAX_FUTURE_MS) {
-    throw invalid("reported_at must not be more than 5 minutes in the future");
+  for (const i of inputs) {
+    if (i.reportedAt.getTime() > now.getTime() + BREAKER_REPORT_MAX_FUTURE_MS) {
+      throw invalid("reported_at must not be more than 5 minutes in the future");
+    }
   }
+  if (inputs.length === 0) return [];
 
-  const result = await deps.db.$transaction(
-    async (
-      tx,
-    ): Promise<
-      BreakerReportResult & { deliver: string[]; visible?: FleetChange["kind"]; from?: FleetChange["from"] }
-    > => {
-      let prev = await lockSnapshot(tx, i);
-      const firstReport = !prev;
-      if (!prev) {
-        // First report of this instance for this provider. ON CONFLICT DO NOTHING makes a concurrent
-        // first report wait for ours and then see our row, never insert a second one.
-        const inserted = await tx.breakerSnapshot.createManyAndReturn({
-          data: [
-            {
-              projectId: i.projectId,
-              provider: i.provider,
-              sdkInstanceId: i.sdkInstanceId,
-              state: i.state,
-              failureCount: i.failureCount,
-              successCount: i.successCount,
-              reportedAt: i.reportedAt,
-              stateSince: i.reportedAt,
-              receivedAt: now,
-              firstSeenAt: now,
-            },
-          ],
-          skipDuplicates: true,
-          select: { projectId: true },
-        });
-        if (inserted.length === 0) {
-          prev = await lockSnapshot(tx, i);
-          if (!prev) throw new Error("breaker snapshot vanished while locked");
-        }
-      }
-      if (prev && i.reportedAt.getTime() <= prev.reported_at.getTime()) {
-        return {
-          applied: false,
-          transition: false,
-          eventIds: [],
-          deliver: [],
-          stored: { state: prev.state, reportedAt: prev.reported_at, receivedAt: prev.received_at },
-        };
-      }
+  const outcomes = await transactWithRetry(() => deps.db.$transaction((tx) => judge(deps, tx, inputs, now)));
 
-      const prevState = prev?.state ?? null;
-      const changed = prevState !== i.state;
-      const stateSince = changed ? i.reportedAt : (prev?.state_since ?? i.reportedAt);
-      let openEpisodeId = prev?.open_episode_id ?? null;
-      let transitionEpisodeId = openEpisodeId;
-      const events: { id: string; deliverable: boolean }[] = [];
-
-      // Time spent Recovering inside an episode, credited when the breaker leaves half_open.
-      const recoveringSecs =
-        prevState === "half_open" && changed && prev?.state_since
-          ? Math.max(0, (i.reportedAt.getTime() - prev.state_since.getTime()) / 1000)
-          : 0;
-
-      let project: BreakerEventContext | undefined;
-      const loadProject = async () => {
-        project ??= await loadBreakerEventContext(tx, i.projectId, now);
-        return project;
-      };
-      const base = async (eventId: string, episodeId: string, openedAt: Date) => {
-        const p = await loadProject();
-        return {
-          event_id: eventId,
-          episode_id: episodeId,
-          project_id: i.projectId,
-          project_name: p.projectName,
-          provider: i.provider,
-          sdk_instance_id: i.sdkInstanceId,
-          previous_state: prevState,
-          failure_count: i.failureCount,
-          success_count: i.successCount,
-          reported_at: i.reportedAt.toISOString(),
-          opened_at: openedAt.toISOString(),
-          dashboard_url: fleetDashboardUrl(deps.config.PUBLIC_URL, i.projectId, i.provider),
-        };
-      };
-
-      if (i.state !== "closed" && !openEpisodeId) {
-        const episodeId = newId("ep");
-        await tx.breakerEpisode.create({
-          data: {
-            id: episodeId,
+  const changes = inputs.flatMap((i, n) => {
+    const o = outcomes[n]!;
+    return o.visible
+      ? [
+          {
             projectId: i.projectId,
             provider: i.provider,
             sdkInstanceId: i.sdkInstanceId,
-            openedAt: i.reportedAt,
-            lastState: i.state,
+            state: i.state,
+            kind: o.visible,
+            from: o.from,
           },
-        });
-        openEpisodeId = episodeId;
-        transitionEpisodeId = episodeId;
-        const p = await loadProject();
-        const eventId = newId("evt");
-        const deliverable = await breakerEventDeliverable(tx, p.breakerWebhooks);
-        const payload: BreakerOpenedEvent = {
-          type: "circuit_breaker_opened",
-          timestamp: now.toISOString(),
-          data: { ...(await base(eventId, episodeId, i.reportedAt)), state: i.state },
-        };
-        await recordWebhookEvent(tx, {
-          id: eventId,
-          organizationId: p.organizationId,
-          projectId: i.projectId,
-          episodeId,
-          payload,
-          deliverable,
-          now,
-        });
-        events.push({ id: eventId, deliverable });
-      } else if (i.state !== "closed" && openEpisodeId && changed) {
-        // open ↔ half_open inside an episode: recorded (Recovering), fires nothing.
-        await tx.breakerEpisode.update({
-          where: { id: openEpisodeId },
-          data: { lastState: i.state, recoveringSecs: { increment: recoveringSecs } },
-        });
-      } else if (i.state === "closed" && openEpisodeId) {
-        const episode = await tx.breakerEpisode.update({
-          where: { id: openEpisodeId },
-          data: {
-            closedAt: i.reportedAt,
-            resolution: "recovered",
-            lastState: "closed",
-            recoveringSecs: { increment: recoveringSecs },
-          },
-        });
-        const p = await loadProject();
-        const eventId = newId("evt");
-        const deliverable = await breakerEventDeliverable(tx, p.breakerWebhooks, openEpisodeId);
-        const payload: BreakerClosedEvent = {
-          type: "circuit_breaker_closed",
-          timestamp: now.toISOString(),
-          data: {
-            ...(await base(eventId, openEpisodeId, episode.openedAt)),
-            state: "closed",
-            closed_at: i.reportedAt.toISOString(),
-            duration_seconds: durationSeconds(episode.openedAt, i.reportedAt),
-            resolution: "recovered",
-          },
-        };
-        await recordWebhookEvent(tx, {
-          id: eventId,
-          organizationId: p.organizationId,
-          projectId: i.projectId,
-          episodeId: openEpisodeId,
-          payload,
-          deliverable,
-          now,
-        });
-        events.push({ id: eventId, deliverable });
-        openEpisodeId = null;
-      }
-
-      // The snapshot moves forward, and a state change is recorded, in one statement.
-      const transitionId = changed ? newId("tr") : null;
-      await tx.$executeRaw`
-        WITH transition AS (
-          INSERT INTO breaker_transitions
-            (id, project_id, provider, sdk_instance_id, from_state, to_state, failure_count, success_count,
-             reported_at, recorded_at, episode_id)
-          SELECT ${transitionId}, ${i.projectId}, ${i.provider}, ${i.sdkInstanceId}, ${prevState}::"CircuitState",
-                 ${i.state}::"CircuitState", ${i.failureCount}, ${i.successCount}, ${i.reportedAt}, ${now},
-                 ${transitionEpisodeId}
-          WHERE ${changed}
-        )
-        UPDATE breaker_snapshots
-        SET state = ${i.state}::"CircuitState", failure_count = ${i.failureCount}, success_count = ${i.successCount},
-            reported_at = ${i.reportedAt}, received_at = ${now}, state_since = ${stateSince},
-            open_episode_id = ${openEpisodeId}
-        WHERE project_id = ${i.projectId} AND provider = ${i.provider} AND sdk_instance_id = ${i.sdkInstanceId}`;
-      // What an open fleet page would show differently: heartbeats and count-only changes are not pushed.
-      const staleCutoff = now.getTime() - deps.config.BREAKER_STALE_SECONDS * 1000;
-      const visible: FleetChange["kind"] | undefined = firstReport
-        ? "new_instance"
-        : changed
-          ? "transition"
-          : prev && prev.received_at.getTime() < staleCutoff
-            ? "revived"
-            : undefined;
-      const from: FleetChange["from"] = !prev
-        ? null
-        : prev.received_at.getTime() < staleCutoff
-          ? "stale"
-          : prev.state;
-      return {
-        from,
-        applied: true,
-        transition: changed,
-        eventIds: events.map((e) => e.id),
-        deliver: events.filter((e) => e.deliverable).map((e) => e.id),
-        visible,
-        stored: { state: i.state, reportedAt: i.reportedAt, receivedAt: now },
-      };
-    },
+        ]
+      : [];
+  });
+  await publishFleetChanges(deps, changes);
+  await enqueueWebhookDeliveries(
+    deps,
+    outcomes.flatMap((o) => o.deliver),
   );
-
-  if (result.visible) {
-    await publishFleetChanges(deps, [
-      {
-        projectId: i.projectId,
-        provider: i.provider,
-        sdkInstanceId: i.sdkInstanceId,
-        state: i.state,
-        kind: result.visible,
-        from: result.from,
-      },
-    ]);
-  }
-  await enqueueWebhookDeliveries(deps, result.deliver);
   // A change of who is Down may open, update or resolve the provider incident (heartbeats cannot).
-  if (result.visible) await evaluateIncidentAfterReport(deps, i.projectId, i.provider);
-  return {
-    applied: result.applied,
-    transition: result.transition,
-    eventIds: result.eventIds,
-    stored: result.stored,
+  const pairs = new Map(changes.map((c) => [`${c.projectId}\u0000${c.provider}`, c]));
+  await Promise.all(
+    [...pairs.values()].map((c) => evaluateIncidentAfterReport(deps, c.projectId, c.provider)),
+  );
+  return outcomes.map((o) => ({
+    applied: o.applied,
+    transition: o.transition,
+    eventIds: o.eventIds,
+    stored: o.stored,
+  }));
+}
+
+/** Runs a transaction again (twice at most) when Postgres aborted it as a deadlock or serialization victim. */
+async function transactWithRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: string; meta?: { code?: string } }).code;
+      const transient = code === "P2034" || code === "40P01" || code === "40001";
+      if (!transient || attempt >= 2) throw err;
+    }
+  }
+}
+
+/** The batch's transaction: lock, judge each report in order, write everything in a few statements. */
+async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): Promise<Outcome[]> {
+  const staleCutoff = now.getTime() - deps.config.BREAKER_STALE_SECONDS * 1000;
+  // The current row of each key as the reports before this one left it (undefined: none yet).
+  const rows = new Map<string, SnapshotRow | undefined>();
+  for (const r of await lockSnapshots(tx, inputs))
+    rows.set(keyOf(r.project_id, r.provider, r.sdk_instance_id), r);
+
+  // First reports: insert their rows (the first report of the key in this batch). ON CONFLICT DO
+  // NOTHING makes a concurrent first report wait for ours and then see our row, never insert a
+  // second one; a row someone else inserted meanwhile is locked and judged against instead.
+  const firsts = new Map<string, Input>();
+  for (const i of inputs) {
+    const k = keyOf(i.projectId, i.provider, i.sdkInstanceId);
+    if (!rows.has(k) && !firsts.has(k)) firsts.set(k, i);
+  }
+  if (firsts.size > 0) {
+    const f = [...firsts.values()];
+    const [p, prov, inst] = keyColumns(f);
+    const inserted = await tx.$queryRaw<{ project_id: string; provider: string; sdk_instance_id: string }[]>`
+      INSERT INTO breaker_snapshots
+        (project_id, provider, sdk_instance_id, state, failure_count, success_count, reported_at,
+         state_since, received_at, first_seen_at)
+      SELECT v.p, v.prov, v.inst, v.st::"CircuitState", v.f, v.sc, v.r, v.r, ${now}, ${now}
+      FROM unnest(${p}::text[], ${prov}::text[], ${inst}::text[], ${f.map((i) => i.state)}::text[],
+                  ${f.map((i) => i.failureCount)}::int4[], ${f.map((i) => i.successCount)}::int4[],
+                  ${f.map((i) => i.reportedAt.toISOString())}::timestamptz[]) AS v(p, prov, inst, st, f, sc, r)
+      ON CONFLICT DO NOTHING
+      RETURNING project_id, provider, sdk_instance_id`;
+    for (const r of inserted) {
+      const k = keyOf(r.project_id, r.provider, r.sdk_instance_id);
+      rows.set(k, undefined);
+      firsts.delete(k);
+    }
+    if (firsts.size > 0) {
+      for (const r of await lockSnapshots(tx, [...firsts.values()])) {
+        rows.set(keyOf(r.project_id, r.provider, r.sdk_instance_id), r);
+      }
+      for (const k of firsts.keys())
+        if (!rows.get(k)) throw new Error("breaker snapshot vanished while locked");
+    }
+  }
+
+  // Open episodes the batch may close: when they opened, and whether their opening was delivered.
+  const openIds = [...rows.values()].flatMap((r) => (r?.open_episode_id ? [r.open_episode_id] : []));
+  const openedAt = new Map<string, Date>();
+  const openedDelivered = new Set<string>();
+  if (openIds.length > 0) {
+    for (const e of await tx.$queryRaw<{ id: string; opened_at: Date }[]>`
+        SELECT id, opened_at FROM breaker_episodes WHERE id = ANY(${openIds}::text[])`) {
+      openedAt.set(e.id, e.opened_at);
+    }
+    for (const e of await tx.$queryRaw<{ episode_id: string }[]>`
+        SELECT DISTINCT episode_id FROM webhook_events
+        WHERE episode_id = ANY(${openIds}::text[]) AND type = 'circuit_breaker_opened' AND deliverable`) {
+      openedDelivered.add(e.episode_id);
+    }
+  }
+
+  const contexts = new Map<string, BreakerEventContext>();
+  const context = async (projectId: string) => {
+    let c = contexts.get(projectId);
+    if (!c) {
+      c = await loadBreakerEventContext(tx, projectId, now);
+      contexts.set(projectId, c);
+    }
+    return c;
   };
+
+  const newEpisodes: { id: string; i: Input }[] = [];
+  const episodeChanges = new Map<string, EpisodeChange>();
+  const changeOf = (id: string, lastState: CircuitState): EpisodeChange => {
+    let c = episodeChanges.get(id);
+    if (!c) {
+      c = { lastState, recoveringSecs: 0, closedAt: null, resolution: null };
+      episodeChanges.set(id, c);
+    }
+    c.lastState = lastState;
+    return c;
+  };
+  const events: {
+    id: string;
+    organizationId: string;
+    projectId: string;
+    episodeId: string;
+    type: string;
+    payload: string;
+    deliverable: boolean;
+  }[] = [];
+  const transitions: { id: string; i: Input; from: CircuitState | null; episodeId: string | null }[] = [];
+  // The last report applied to each key: the snapshot's counts come from it.
+  const lastApplied = new Map<string, Input>();
+  const outcomes: Outcome[] = [];
+
+  for (const i of inputs) {
+    const k = keyOf(i.projectId, i.provider, i.sdkInstanceId);
+    const prev = rows.get(k);
+    if (prev && i.reportedAt.getTime() <= prev.reported_at.getTime()) {
+      outcomes.push({
+        applied: false,
+        transition: false,
+        eventIds: [],
+        deliver: [],
+        stored: { state: prev.state, reportedAt: prev.reported_at, receivedAt: prev.received_at },
+      });
+      continue;
+    }
+    const prevState = prev?.state ?? null;
+    const changed = prevState !== i.state;
+    const stateSince = changed ? i.reportedAt : (prev?.state_since ?? i.reportedAt);
+    let openEpisodeId = prev?.open_episode_id ?? null;
+    let transitionEpisodeId = openEpisodeId;
+    const fired: { id: string; deliverable: boolean }[] = [];
+    // Time spent Recovering inside an episode, credited when the breaker leaves half_open.
+    const recoveringSecs =
+      prevState === "half_open" && changed && prev?.state_since
+        ? Math.max(0, (i.reportedAt.getTime() - prev.state_since.getTime()) / 1000)
+        : 0;
+    const base = (p: BreakerEventContext, eventId: string, episodeId: string, opened: Date) => ({
+      event_id: eventId,
+      episode_id: episodeId,
+      project_id: i.projectId,
+      project_name: p.projectName,
+      provider: i.provider,
+      sdk_instance_id: i.sdkInstanceId,
+      previous_state: prevState,
+      failure_count: i.failureCount,
+      success_count: i.successCount,
+      reported_at: i.reportedAt.toISOString(),
+      opened_at: opened.toISOString(),
+      dashboard_url: fleetDashboardUrl(deps.config.PUBLIC_URL, i.projectId, i.provider),
+    });
+
+    if (i.state !== "closed" && !openEpisodeId) {
+      const episodeId = newId("ep");
+      newEpisodes.push({ id: episodeId, i });
+      openedAt.set(episodeId, i.reportedAt);
+      openEpisodeId = episodeId;
+      transitionEpisodeId = episodeId;
+      const p = await context(i.projectId);
+      const eventId = newId("evt");
+      const deliverable = p.breakerWebhooks;
+      if (deliverable) openedDelivered.add(episodeId);
+      const payload: BreakerOpenedEvent = {
+        type: "circuit_breaker_opened",
+        timestamp: now.toISOString(),
+        data: { ...base(p, eventId, episodeId, i.reportedAt), state: i.state },
+      };
+      events.push({
+        id: eventId,
+        organizationId: p.organizationId,
+        projectId: i.projectId,
+        episodeId,
+        type: payload.type,
+        payload: JSON.stringify(payload),
+        deliverable,
+      });
+      fired.push({ id: eventId, deliverable });
+    } else if (i.state !== "closed" && openEpisodeId && changed) {
+      // open ↔ half_open inside an episode: recorded (Recovering), fires nothing.
+      changeOf(openEpisodeId, i.state).recoveringSecs += recoveringSecs;
+    } else if (i.state === "closed" && openEpisodeId) {
+      const c = changeOf(openEpisodeId, "closed");
+      c.recoveringSecs += recoveringSecs;
+      c.closedAt = i.reportedAt;
+      c.resolution = "recovered";
+      const opened = openedAt.get(openEpisodeId);
+      if (!opened) throw new Error(`breaker episode ${openEpisodeId} not found`);
+      const p = await context(i.projectId);
+      const eventId = newId("evt");
+      // A receiver that was paged for the opening always hears the end, even after a downgrade.
+      const deliverable = p.breakerWebhooks || openedDelivered.has(openEpisodeId);
+      const payload: BreakerClosedEvent = {
+        type: "circuit_breaker_closed",
+        timestamp: now.toISOString(),
+        data: {
+          ...base(p, eventId, openEpisodeId, opened),
+          state: "closed",
+          closed_at: i.reportedAt.toISOString(),
+          duration_seconds: durationSeconds(opened, i.reportedAt),
+          resolution: "recovered",
+        },
+      };
+      events.push({
+        id: eventId,
+        organizationId: p.organizationId,
+        projectId: i.projectId,
+        episodeId: openEpisodeId,
+        type: payload.type,
+        payload: JSON.stringify(payload),
+        deliverable,
+      });
+      fired.push({ id: eventId, deliverable });
+      openEpisodeId = null;
+    }
+
+    if (changed) transitions.push({ id: newId("tr"), i, from: prevState, episodeId: transitionEpisodeId });
+    rows.set(k, {
+      state: i.state,
+      reported_at: i.reportedAt,
+      open_episode_id: openEpisodeId,
+      state_since: stateSince,
+      received_at: now,
+    });
+    lastApplied.set(k, i);
+    // What an open fleet page would show differently: heartbeats and count-only changes are not pushed.
+    const visible: FleetChange["kind"] | undefined = !prev
+      ? "new_instance"
+      : changed
+        ? "transition"
+        : prev.received_at.getTime() < staleCutoff
+          ? "revived"
+          : undefined;
+    const from: FleetChange["from"] = !prev
+      ? null
+      : prev.received_at.getTime() < staleCutoff
+        ? "stale"
+        : prev.state;
+    outcomes.push({
+      applied: true,
+      transition: changed,
+      eventIds: fired.map((e) => e.id),
+      deliver: fired.filter((e) => e.deliverable).map((e) => e.id),
+      visible,
+      from,
+      stored: { state: i.state, reportedAt: i.reportedAt, receivedAt: now },
+    });
+  }
+
+  if (newEpisodes.length > 0) {
+    const e = newEpisodes;
+    await tx.$executeRaw`
+      INSERT INTO breaker_episodes (id, project_id, provider, sdk_instance_id, opened_at, last_state)
+      SELECT v.id, v.p, v.prov, v.inst, v.opened, v.st::"CircuitState"
+      FROM unnest(${e.map((x) => x.id)}::text[], ${e.map((x) => x.i.projectId)}::text[],
+                  ${e.map((x) => x.i.provider)}::text[], ${e.map((x) => x.i.sdkInstanceId)}::text[],
+                  ${e.map((x) => x.i.reportedAt.toISOString())}::timestamptz[],
+                  ${e.map((x) => x.i.state)}::text[]) AS v(id, p, prov, inst, opened, st)`;
+  }
+  if (episodeChanges.size > 0) {
+    const ids = [...episodeChanges.keys()];
+    const c = [...episodeChanges.values()];
+    await tx.$executeRaw`
+      UPDATE breaker_episodes e
+      SET last_state = v.st::"CircuitState", recovering_secs = e.recovering_secs + v.rec,
+          closed_at = coalesce(v.closed, e.closed_at), resolution = coalesce(v.res, e.resolution)
+      FROM unnest(${ids}::text[], ${c.map((x) => x.lastState)}::text[], ${c.map((x) => x.recoveringSecs)}::float8[],
+                  ${c.map((x) => x.closedAt?.toISOString() ?? null)}::timestamptz[],
+                  ${c.map((x) => x.resolution)}::text[]) AS v(id, st, rec, closed, res)
+      WHERE e.id = v.id`;
+  }
+  if (events.length > 0) {
+    // The event and, when deliverable, its outbox row: they exist exactly when the change does.
+    const at = events.map((_, n) => microsAfter(now, n));
+    await tx.$executeRaw`
+      WITH event AS (
+        INSERT INTO webhook_events (id, organization_id, project_id, type, payload, deliverable, is_test, episode_id, created_at)
+        SELECT v.id, v.org, v.p, v.type, v.payload::jsonb, v.deliverable, false, v.ep, v.at
+        FROM unnest(${events.map((x) => x.id)}::text[], ${events.map((x) => x.organizationId)}::text[],
+                    ${events.map((x) => x.projectId)}::text[], ${events.map((x) => x.type)}::text[],
+                    ${events.map((x) => x.payload)}::text[], ${events.map((x) => x.deliverable)}::bool[],
+                    ${events.map((x) => x.episodeId)}::text[], ${at}::timestamptz[])
+          AS v(id, org, p, type, payload, deliverable, ep, at)
+        RETURNING id, deliverable, created_at
+      )
+      INSERT INTO webhook_outbox (event_id, created_at, next_attempt_at)
+      SELECT id, created_at, created_at FROM event WHERE deliverable`;
+  }
+  if (transitions.length > 0) {
+    const t = transitions;
+    await tx.$executeRaw`
+      INSERT INTO breaker_transitions
+        (id, project_id, provider, sdk_instance_id, from_state, to_state, failure_count, success_count,
+         reported_at, recorded_at, episode_id)
+      SELECT v.id, v.p, v.prov, v.inst, v.fs::"CircuitState", v.ts::"CircuitState", v.f, v.sc, v.r, ${now}, v.ep
+      FROM unnest(${t.map((x) => x.id)}::text[], ${t.map((x) => x.i.projectId)}::text[],
+                  ${t.map((x) => x.i.provider)}::text[], ${t.map((x) => x.i.sdkInstanceId)}::text[],
+                  ${t.map((x) => x.from)}::text[], ${t.map((x) => x.i.state)}::text[],
+                  ${t.map((x) => x.i.failureCount)}::int4[], ${t.map((x) => x.i.successCount)}::int4[],
+                  ${t.map((x) => x.i.reportedAt.toISOString())}::timestamptz[], ${t.map((x) => x.episodeId)}::text[])
+        AS v(id, p, prov, inst, fs, ts, f, sc, r, ep)`;
+  }
+  if (lastApplied.size > 0) {
+    // The snapshots move forward, each to where its last report in the batch left it.
+    const s = [...lastApplied.entries()].map(([k, i]) => ({ i, row: rows.get(k)! }));
+    await tx.$executeRaw`
+      UPDATE breaker_snapshots b
+      SET state = v.st::"CircuitState", failure_count = v.f, success_count = v.sc, reported_at = v.r,
+          received_at = ${now}, state_since = v.since, open_episode_id = v.ep
+      FROM unnest(${s.map((x) => x.i.projectId)}::text[], ${s.map((x) => x.i.provider)}::text[],
+                  ${s.map((x) => x.i.sdkInstanceId)}::text[], ${s.map((x) => x.row.state)}::text[],
+                  ${s.map((x) => x.i.failureCount)}::int4[], ${s.map((x) => x.i.successCount)}::int4[],
+                  ${s.map((x) => x.row.reported_at.toISOString())}::timestamptz[],
+                  ${s.map((x) => x.row.state_since?.toISOString() ?? null)}::timestamptz[],
+                  ${s.map((x) => x.row.open_episode_id)}::text[]) AS v(p, prov, inst, st, f, sc, r, since, ep)
+      WHERE b.project_id = v.p AND b.provider = v.prov AND b.sdk_instance_id = v.inst`;
+  }
+  return outcomes;
 }
