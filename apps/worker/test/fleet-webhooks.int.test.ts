@@ -198,7 +198,10 @@ describe("scripted fleet → signed webhooks through the worker process", () => 
     let killed = false;
     let restarted: Promise<WorkerProcess> | undefined;
     // The receiver holds its answers; on the first request the worker dies with requests in flight.
-    receiver.setBehaviour(() => (killed ? { status: 200 } : { status: 200, delayMs: 3_000 }));
+    // After the kill it still answers a moment late: a request the dying worker wrote just before
+    // the kill can be read after it, and answered at once it would count as acknowledged although
+    // nobody was left to read the answer (its socket's close is seen right after, then).
+    receiver.setBehaviour(() => (killed ? { status: 200, delayMs: 100 } : { status: 200, delayMs: 3_000 }));
     const kill = async () => {
       await new Promise((r) => setTimeout(r, 300)); // let a few more requests get in flight
       killed = true;

@@ -7,6 +7,11 @@ export interface EnqueueOptions {
   /** A stable id: while a job with this id is still in Redis, adding it again is a no-op. */
   jobId?: string;
   delayMs?: number;
+  /**
+   * BullMQ priority: unset jobs are taken first, in order; prioritized ones (1 = highest) only
+   * when no unset job waits.
+   */
+  priority?: number;
 }
 
 export type EnsureResult = "present" | "added" | "replaced";
@@ -31,7 +36,7 @@ export interface JobsClient {
   ensure<N extends JobName>(
     name: N,
     payload: JobPayload<N>,
-    opts: { jobId: string; delayMs?: number },
+    opts: { jobId: string; delayMs?: number; priority?: number },
   ): Promise<EnsureResult>;
   /** Job counts per state of one queue (delayed included). */
   counts(name: JobName): Promise<JobCounts>;
@@ -108,7 +113,9 @@ export function createJobsClient(
   return {
     async enqueue(name, payload, o = {}) {
       const data = parsePayload(name, payload);
-      await guarded(() => queues.get(name).add(name, data, { jobId: o.jobId, delay: o.delayMs }));
+      await guarded(() =>
+        queues.get(name).add(name, data, { jobId: o.jobId, delay: o.delayMs, priority: o.priority }),
+      );
     },
 
     ensure(name, payload, o) {
@@ -131,16 +138,17 @@ async function ensureJob(
   queue: Queue,
   name: string,
   data: unknown,
-  o: { jobId: string; delayMs?: number },
+  o: { jobId: string; delayMs?: number; priority?: number },
 ): Promise<EnsureResult> {
+  const opts = { jobId: o.jobId, delay: o.delayMs, priority: o.priority };
   const state = await queue.getJobState(o.jobId);
   if (state === "unknown") {
-    await queue.add(name, data, { jobId: o.jobId, delay: o.delayMs });
+    await queue.add(name, data, opts);
     return "added";
   }
   if (state === "completed" || state === "failed") {
     await queue.remove(o.jobId);
-    await queue.add(name, data, { jobId: o.jobId, delay: o.delayMs });
+    await queue.add(name, data, opts);
     return "replaced";
   }
   return "present";

@@ -1,16 +1,18 @@
-import { type Deps, deliverWebhookEvent, EndpointLanes } from "@breakwater/core";
+import { type Deps, deliverWebhookEvent, EndpointLanes, webhookEndpointConcurrency } from "@breakwater/core";
 import { parsePayload } from "@breakwater/queue";
 import { DelayedError, type Job } from "bullmq";
 import type { WorkerMetrics } from "../metrics";
 
 /** Delivers one event; a scheduled retry moves this same job to delayed (not an attempt of the job). */
 export function webhookDeliver(deps: Deps, metrics: WorkerMetrics) {
-  // One set of lanes per process: a slow endpoint holds at most its lane of this worker's slots.
+  // One set of lanes per process: a slow endpoint holds at most its lane of this worker's slots,
+  // and a busy healthy one (running and waiting) at most three quarters of them.
+  const slots = deps.config.WEBHOOK_CONCURRENCY;
+  const perEndpoint = webhookEndpointConcurrency(deps.config);
   const lanes = new EndpointLanes({
-    perEndpoint:
-      deps.config.WEBHOOK_ENDPOINT_CONCURRENCY ??
-      Math.max(1, Math.floor(deps.config.WEBHOOK_CONCURRENCY / 2)),
-    slowSlots: Math.max(1, Math.floor(deps.config.WEBHOOK_CONCURRENCY / 4)),
+    perEndpoint,
+    slowSlots: Math.max(1, Math.floor(slots / 4)),
+    maxWaiting: Math.max(0, slots - perEndpoint - Math.max(1, Math.floor(slots / 4))),
   });
   return async (job: Job, token?: string) => {
     const { eventId } = parsePayload("webhook-deliver", job.data);

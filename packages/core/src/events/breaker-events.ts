@@ -89,18 +89,20 @@ export function parseBreakerEvent(payload: unknown): BreakerEventPayload {
 
 export type WebhookEventPayload = BreakerEventPayload | BudgetThresholdEvent | IncidentEventPayload;
 
+// Built once: the sender re-parses every payload it sends, and building the union costs more
+// than parsing with it.
+const webhookEventSchema = z.discriminatedUnion("type", [
+  breakerOpenedEvent,
+  breakerClosedEvent,
+  budgetThresholdEvent,
+  incidentOpenedEvent,
+  incidentUpdatedEvent,
+  incidentResolvedEvent,
+]);
+
 /** Validates any webhook payload against its type's schema (restores the documented key order). */
 export function parseWebhookEvent(payload: unknown): WebhookEventPayload {
-  return z
-    .discriminatedUnion("type", [
-      breakerOpenedEvent,
-      breakerClosedEvent,
-      budgetThresholdEvent,
-      incidentOpenedEvent,
-      incidentUpdatedEvent,
-      incidentResolvedEvent,
-    ])
-    .parse(payload);
+  return webhookEventSchema.parse(payload);
 }
 
 const SAMPLE_BASE = {

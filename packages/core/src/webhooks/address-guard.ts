@@ -220,14 +220,25 @@ export interface WebhookAgents {
   https: HttpsAgent;
 }
 
+/**
+ * An idle kept-alive socket is closed after this long: shorter than common servers' keep-alive
+ * timeouts (Node's 5 s), so a reused socket is rarely one the receiver is closing at that moment.
+ */
+export const KEEP_ALIVE_IDLE_MS = 4_000;
+/** Idle sockets kept per receiver; matches the most attempts one endpoint runs at once. */
+const MAX_FREE_SOCKETS_PER_RECEIVER = 64;
+
 const guarded = new WeakMap<Resolve, WebhookAgents>();
 const open = new WeakMap<Resolve, WebhookAgents>();
 
 /**
  * The agents webhook requests go through. Without `allowPrivate` every new connection is checked
  * (lookup and literals); with it, connections go anywhere (self-hosters whose receivers live on a
- * private network, test suites). One connection per request (no keep-alive): a pooled socket
- * would outlive the DNS answer it was checked against.
+ * private network, test suites). Connections are kept alive per receiver (host and port), which
+ * is what lets a backlog drain at the receiver's pace instead of a TCP (and TLS) handshake per
+ * message. A kept socket stays connected to the address that was checked when it opened, so
+ * reusing it never reaches anything new; it is closed after KEEP_ALIVE_IDLE_MS idle, so a name
+ * re-pointed elsewhere is followed (and checked) within seconds.
  */
 export function webhookAgents(allowPrivate: boolean, resolve: Resolve = systemResolve): WebhookAgents {
   const cache = allowPrivate ? open : guarded;
@@ -236,15 +247,16 @@ export function webhookAgents(allowPrivate: boolean, resolve: Resolve = systemRe
     const lookup = allowPrivate
       ? ((resolve === systemResolve ? dnsLookup : plainLookup(resolve)) as LookupFunction)
       : guardedLookup(resolve);
+    const pool = {
+      keepAlive: true,
+      timeout: KEEP_ALIVE_IDLE_MS,
+      maxFreeSockets: MAX_FREE_SOCKETS_PER_RECEIVER,
+      scheduling: "lifo" as const,
+      lookup,
+    };
     agents = allowPrivate
-      ? {
-          http: new HttpAgent({ keepAlive: false, lookup }),
-          https: new HttpsAgent({ keepAlive: false, lookup }),
-        }
-      : {
-          http: guardLiterals(new HttpAgent({ keepAlive: false, lookup })),
-          https: guardLiterals(new HttpsAgent({ keepAlive: false, lookup })),
-        };
+      ? { http: new HttpAgent(pool), https: new HttpsAgent(pool) }
+      : { http: guardLiterals(new HttpAgent(pool)), https: guardLiterals(new HttpsAgent(pool)) };
     cache.set(resolve, agents);
   }
   return agents;

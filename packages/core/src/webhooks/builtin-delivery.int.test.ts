@@ -1,12 +1,17 @@
+import { createJobsClient } from "@breakwater/queue";
 import { startWebhookReceiver, type WebhookReceiver } from "@breakwater/queue/testing";
 import { Webhook } from "svix";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Ctx, systemCtx } from "../context";
+import { WEBHOOK_EVENT_SAMPLES } from "../events/breaker-events";
 import { recordBreakerReport } from "../fleet/record-breaker-report";
+import { newId } from "../ids";
 import { seedProject, testDeps } from "../testing/fleet";
 import { createWebhookEndpoint } from "./create-webhook-endpoint";
 import { deliverWebhookEvent } from "./deliver-webhook-event";
+import { EndpointLanes } from "./endpoint-lanes";
 import { listWebhookMessages } from "./list-webhook-messages";
+import { enqueueWebhookDeliveries, recordWebhookEvent, webhookJobPriority } from "./record-webhook-event";
 import { replayWebhookMessage } from "./replay-webhook-message";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { sendTestWebhook } from "./send-test-webhook";
@@ -316,5 +321,88 @@ describe("built-in delivery", () => {
     await expect(listWebhookMessages(asB, { organizationId: a.org.id })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
+  });
+
+  it("a burst delivered at once: each message once, statements shared, every closed after its opened", async () => {
+    const { project } = await setup();
+    // 30 instances open, then close: 60 events, every closed behind its own opened.
+    const opened: string[] = [];
+    const closed: string[] = [];
+    for (let i = 0; i < 30; i++) opened.push(await openBreaker(project.id, "openai", `burst-${i}`));
+    for (let i = 0; i < 30; i++) {
+      clock += 1000;
+      const r = await recordBreakerReport(deps, {
+        projectId: project.id,
+        provider: "openai",
+        sdkInstanceId: `burst-${i}`,
+        state: "closed",
+        failureCount: 0,
+        successCount: 3,
+        reportedAt: new Date(clock),
+      });
+      closed.push(r.eventIds[0]!);
+    }
+    // Few lanes, so deliveries wait for one; all 60 runs at once, closed ones first.
+    const lanes = new EndpointLanes({ perEndpoint: 4, slowSlots: 2, maxWaiting: 100 });
+    const results = await Promise.all(
+      [...closed, ...opened].map((eventId) => deliverWebhookEvent(deps, { eventId }, { lanes })),
+    );
+    // A closed whose opened was not sent yet may have been put back: its run asks to come again.
+    for (let round = 0; round < 5 && results.some((r) => r.status === "retry"); round++) {
+      await deps.db.webhookDelivery.updateMany({
+        where: { event: { projectId: project.id }, status: "pending" },
+        data: { nextAttemptAt: new Date() },
+      });
+      const again = results.map((r, i) => ({ r, eventId: [...closed, ...opened][i]! }));
+      for (const x of again.filter((y) => y.r.status === "retry"))
+        results[again.indexOf(x)] = await deliverWebhookEvent(deps, { eventId: x.eventId }, { lanes });
+    }
+    expect(results.every((r) => r.status === "done" && r.outcome === "delivered")).toBe(true);
+    for (let i = 0; i < 30; i++) {
+      expect(mine(opened[i]!)).toHaveLength(1);
+      expect(mine(closed[i]!)).toHaveLength(1);
+      expect(mine(opened[i]!)[0]!.receivedAt).toBeLessThanOrEqual(mine(closed[i]!)[0]!.receivedAt);
+    }
+    const outbox = await deps.db.webhookOutbox.findMany({
+      where: { eventId: { in: [...opened, ...closed] } },
+    });
+    expect(outbox.every((o) => o.completedAt !== null && o.outcome === "delivered")).toBe(true);
+    const attempts = await deps.db.webhookAttempt.count({
+      where: { delivery: { eventId: { in: [...opened, ...closed] } } },
+    });
+    expect(attempts).toBe(60);
+  });
+
+  it("breaker events are queued behind incidents and budget alerts (BullMQ priority)", async () => {
+    const queued = createJobsClient({ ...deps.config, QUEUE_PREFIX: `t${Date.now().toString(36)}` });
+    try {
+      const withJobs = { ...deps, jobs: queued };
+      const { project } = await setup();
+      const breaker = await openBreaker(project.id, "openai", "prio-1");
+      // The incident is recorded like the evaluator records it; both are enqueued by id alone.
+      const incident = newId("evt");
+      const sample = WEBHOOK_EVENT_SAMPLES.provider_incident_opened;
+      await deps.db.$transaction((tx) =>
+        recordWebhookEvent(tx, {
+          id: incident,
+          organizationId: project.organizationId,
+          projectId: project.id,
+          episodeId: newId("inc"),
+          payload: { ...sample, data: { ...sample.data, event_id: incident, project_id: project.id } },
+          deliverable: true,
+          now: new Date(),
+        }),
+      );
+      await enqueueWebhookDeliveries(withJobs, [breaker]);
+      await enqueueWebhookDeliveries(withJobs, [incident]);
+      const counts = await queued.counts("webhook-deliver");
+      // The breaker event waits among the prioritized jobs; the incident, recorded after it, is next.
+      expect(counts.prioritized).toBe(1);
+      expect(counts.waiting).toBe(1);
+      expect(webhookJobPriority("circuit_breaker_closed")).toBeGreaterThan(0);
+      expect(webhookJobPriority("budget_threshold_crossed")).toBeUndefined();
+    } finally {
+      await queued.close();
+    }
   });
 });

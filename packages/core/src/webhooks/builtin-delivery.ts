@@ -5,7 +5,8 @@ import type { Deps } from "../context";
 import { parseWebhookEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { AddressRefusedError, type Resolve, type WebhookAgents, webhookAgents } from "./address-guard";
-import { type EndpointFormat, pagerDutyEvent, slackMessage } from "./endpoint-formats";
+import { type ClaimedDelivery, deliveryStatements, type Settled, type Started } from "./delivery-statements";
+import { pagerDutyEvent, slackMessage } from "./endpoint-formats";
 import type { EndpointLanes } from "./endpoint-lanes";
 import { openEndpointSecret } from "./endpoint-secrets";
 import { webhookHeaders } from "./signing";
@@ -106,22 +107,38 @@ interface HttpOutcome {
 /**
  * One POST through the webhook agents (see address-guard.ts): every new connection's addresses are
  * checked at connect time unless WEBHOOK_ALLOW_PRIVATE_URLS is set. Redirects are not followed.
+ * A kept-alive socket the receiver closed just as it was reused (nothing of the request was
+ * answered) is retried once on a fresh connection, as Node's documentation advises.
  */
-function post(
+async function post(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
   agents: WebhookAgents,
 ): Promise<HttpOutcome> {
+  const first = await postOnce(url, headers, body, timeoutMs, agents);
+  if (!first.staleSocket) return first;
+  const second = await postOnce(url, headers, body, Math.max(1, timeoutMs - first.latencyMs), agents);
+  return { ...second, latencyMs: first.latencyMs + second.latencyMs };
+}
+
+function postOnce(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  agents: WebhookAgents,
+): Promise<HttpOutcome & { staleSocket?: boolean }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  return new Promise<HttpOutcome>((resolve) => {
+  return new Promise<HttpOutcome & { staleSocket?: boolean }>((resolve) => {
     let settled = false;
     let statusCode: number | null = null;
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (error: string | null) => {
+    // keep: the answer was read to its end, so the socket can serve the receiver's next message.
+    const finish = (error: string | null, keep = false, staleSocket = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -131,8 +148,9 @@ function post(
         latencyMs: statusLatency ?? elapsed(),
         error,
         snippet: text.length > 0 ? text : null,
+        staleSocket,
       });
-      req.destroy();
+      if (!keep) req.destroy();
     };
     let statusLatency: number | null = null;
     let u: URL;
@@ -168,12 +186,14 @@ function post(
         size += c.byteLength;
         if (size >= SNIPPET_BYTES) finish(null);
       });
-      res.on("end", () => finish(null));
+      res.on("end", () => finish(null, true));
       res.on("error", () => finish(null));
       res.on("close", () => finish(null));
     });
     req.on("error", (err: Error & { code?: string }) => {
       if (statusCode !== null) return finish(null);
+      if (req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE"))
+        return finish(err.code, false, true);
       // A refusal says why; other socket errors say only their code, never a host's answer.
       const error = err instanceof AddressRefusedError ? err.message : (err.code ?? err.message);
       finish(error.slice(0, 200));
@@ -196,51 +216,38 @@ export function signingSecrets(
   return secrets;
 }
 
-/** A delivery this process holds the claim on, with what sending it needs. */
-interface ClaimedDelivery {
-  id: string;
-  status: string;
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  claimed_at: Date;
-  endpoint_id: string;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  enabled: boolean;
-  failing_since: Date | null;
-  format: EndpointFormat;
-  routing_key: string | null;
-}
-
 /**
- * Claims deliveries in one statement: sets claimed_until on rows nobody holds, so concurrent
- * senders (a stalled job's twin, a replay, a re-added job after a Redis loss) skip instead of
- * sending the same message twice. Scheduled sends claim only pending rows that are due.
+ * Claims one delivery by id (replays and tests): sets claimed_until when nobody holds it, so
+ * concurrent senders (a scheduled attempt, a second replay) skip instead of sending it twice.
  */
-async function claimDeliveries(
-  deps: Deps,
-  where: { eventId: string } | { deliveryId: string },
-  trigger: AttemptTrigger,
-  holdMs: number,
-): Promise<ClaimedDelivery[]> {
+async function claimDelivery(deps: Deps, deliveryId: string, holdMs: number): Promise<ClaimedDelivery[]> {
   const now = new Date();
   const until = new Date(now.getTime() + holdMs);
-  const byEvent = "eventId" in where ? where.eventId : null;
-  const byId = "deliveryId" in where ? where.deliveryId : null;
-  const scheduled = trigger === "scheduled";
   return deps.db.$queryRaw<ClaimedDelivery[]>`
     UPDATE webhook_deliveries d SET claimed_until = ${until}
     FROM webhook_endpoints e
-    WHERE e.id = d.endpoint_id
-      AND (${byEvent}::text IS NULL OR d.event_id = ${byEvent})
-      AND (${byId}::text IS NULL OR d.id = ${byId})
-      AND (NOT ${scheduled} OR (d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ${now})))
+    WHERE e.id = d.endpoint_id AND d.id = ${deliveryId}
       AND (d.claimed_until IS NULL OR d.claimed_until < ${now})
-    RETURNING d.id, d.status, d.attempt_count, d.next_attempt_at, ${now}::timestamptz AS claimed_at,
+    RETURNING d.id, d.event_id, d.status, d.attempt_count, d.next_attempt_at, ${now}::timestamptz AS claimed_at,
       e.id AS endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.enabled, e.failing_since,
       e.format, e.routing_key`;
+}
+
+/**
+ * Opened signing secrets by endpoint and sealed form: a backlog signs thousands of messages with
+ * one endpoint's secret, and opening it (AES-GCM) each time showed in profiles. A rotation changes
+ * the sealed form, so a stale entry is never used; the map is emptied when it grows past a bound.
+ */
+const openedSecrets = new Map<string, string>();
+function openedSecret(deps: Deps, endpointId: string, sealed: string): string {
+  const key = `${endpointId}|${sealed}`;
+  let secret = openedSecrets.get(key);
+  if (secret === undefined) {
+    secret = openEndpointSecret(deps.config, endpointId, sealed);
+    if (openedSecrets.size >= 1_000) openedSecrets.clear();
+    openedSecrets.set(key, secret);
+  }
+  return secret;
 }
 
 /**
@@ -254,13 +261,16 @@ async function sendClaimed(
   event: DeliveryEvent,
   trigger: AttemptTrigger,
   options?: DeliveryOptions,
-): Promise<AttemptResult> {
+  settle = false,
+  /** Called as soon as the receiver has answered (or failed), before the attempt is recorded. */
+  onAnswered?: (outcome: { success: boolean; latencyMs: number }) => void,
+): Promise<AttemptResult & { settled: Settled | null }> {
   const schedule = options?.retryScheduleMs ?? RETRY_SCHEDULE_MS;
   const timeoutMs = options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const secrets = signingSecrets(
     {
-      secret: openEndpointSecret(deps.config, d.endpoint_id, d.secret),
-      previousSecret: d.previous_secret && openEndpointSecret(deps.config, d.endpoint_id, d.previous_secret),
+      secret: openedSecret(deps, d.endpoint_id, d.secret),
+      previousSecret: d.previous_secret && openedSecret(deps, d.endpoint_id, d.previous_secret),
       previousSecretExpiresAt: d.previous_secret_expires_at,
     },
     d.claimed_at,
@@ -270,6 +280,7 @@ async function sendClaimed(
   const agents = webhookAgents(deps.config.WEBHOOK_ALLOW_PRIVATE_URLS, options?.resolve);
   const http = await post(d.url, webhookHeaders(secrets, event.id, ts, body), body, timeoutMs, agents);
   const success = http.statusCode !== null && http.statusCode >= 200 && http.statusCode < 300;
+  onAnswered?.({ success, latencyMs: http.latencyMs });
   const now = new Date();
   const error = success ? null : (http.error ?? `HTTP ${http.statusCode}`);
 
@@ -301,19 +312,25 @@ async function sendClaimed(
     status = "failed";
   }
 
-  // One statement records the attempt and moves the delivery on (attempt numbers are per delivery;
-  // the claim guarantees nobody else writes this delivery meanwhile).
-  await deps.db.$executeRaw`
-    WITH attempt AS (
-      INSERT INTO webhook_attempts
-        (id, delivery_id, attempt_number, trigger, started_at, latency_ms, response_status, success, error, response_snippet)
-      VALUES (${newId("att")}, ${d.id}, (SELECT count(*) + 1 FROM webhook_attempts WHERE delivery_id = ${d.id}),
-        ${trigger}, ${d.claimed_at}, ${http.latencyMs}, ${http.statusCode}, ${success}, ${error}, ${http.snippet})
-    )
-    UPDATE webhook_deliveries
-    SET status = ${status}, next_attempt_at = ${nextAttemptAt}, attempt_count = ${scheduled},
-        last_attempt_at = ${d.claimed_at}, claimed_until = NULL
-    WHERE id = ${d.id}`;
+  // The attempt and the delivery's next state in one statement, batched with the other
+  // deliveries finishing now: the outbox row is settled only after this has committed.
+  const settled = await deliveryStatements(deps.db).record.submit({
+    settle,
+    eventId: event.id,
+    now,
+    attemptId: newId("att"),
+    deliveryId: d.id,
+    trigger,
+    startedAt: d.claimed_at,
+    latencyMs: http.latencyMs,
+    statusCode: http.statusCode,
+    success,
+    error,
+    snippet: http.snippet,
+    status,
+    nextAttemptAt,
+    attemptCount: scheduled,
+  });
 
   // The endpoint's failure streak changes rarely: only then is it written.
   if (disableReason) {
@@ -338,6 +355,7 @@ async function sendClaimed(
     latencyMs: http.latencyMs,
     error,
     deliveryStatus: status,
+    settled,
   };
 }
 
@@ -351,15 +369,17 @@ export async function attemptDelivery(
   args: { deliveryId: string; event: DeliveryEvent; trigger: AttemptTrigger; options?: DeliveryOptions },
 ): Promise<AttemptResult | null> {
   const holdMs = (args.options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
-  const [claimed] = await claimDeliveries(deps, { deliveryId: args.deliveryId }, args.trigger, holdMs);
+  const [claimed] = await claimDelivery(deps, args.deliveryId, holdMs);
   if (!claimed) return null;
-  return sendClaimed(deps, claimed, args.event, args.trigger, args.options);
+  const { settled: _, ...result } = await sendClaimed(deps, claimed, args.event, args.trigger, args.options);
+  return result;
 }
 
 /**
- * For a closed event: the endpoints whose copy of the episode's opened message is still pending,
- * with its next attempt time ("*" = every endpoint, when the opened message has not been fanned
- * out yet). Empty when the opened message was not deliverable or has finished everywhere.
+ * For a closing event (an episode's closed, an incident's updated/resolved): the endpoints whose
+ * copy of the opening message is still pending, with its next attempt time ("*" = every endpoint,
+ * when the opening message has not been fanned out yet). Empty when the opening message was not
+ * deliverable or has finished everywhere.
  */
 async function openedStillPending(deps: Deps, event: DeliveryEvent): Promise<Map<string, Date | null>> {
   const data = (event.payload as { data?: { episode_id?: string; incident_id?: string } })?.data;
@@ -368,17 +388,14 @@ async function openedStillPending(deps: Deps, event: DeliveryEvent): Promise<Map
   const openedType = incident ? "provider_incident_opened" : "circuit_breaker_opened";
   const waits = new Map<string, Date | null>();
   if (!episodeId) return waits;
-  const rows = await deps.db.$queryRaw<
-    { endpoint_id: string | null; status: string | null; next_attempt_at: Date | null }[]
-  >`
-    SELECT d.endpoint_id, d.status, d.next_attempt_at
-    FROM webhook_events e
-    JOIN webhook_outbox o ON o.event_id = e.id AND o.completed_at IS NULL
-    LEFT JOIN webhook_deliveries d ON d.event_id = e.id
-    WHERE e.episode_id = ${episodeId} AND e.type = ${openedType} AND e.id <> ${event.id}`;
+  const rows = await deliveryStatements(deps.db).openedPending.submit({
+    eventId: event.id,
+    episodeId,
+    openedType,
+  });
   for (const r of rows) {
-    if (r.endpoint_id === null) waits.set("*", null);
-    else if (r.status === "pending") waits.set(r.endpoint_id, r.next_attempt_at);
+    if (r.endpointId === null) waits.set("*", null);
+    else if (r.status === "pending") waits.set(r.endpointId, r.nextAttemptAt);
   }
   return waits;
 }
@@ -388,6 +405,18 @@ const FOLLOWS_OPENED = new Set([
   "provider_incident_updated",
   "provider_incident_resolved",
 ]);
+
+/** Types that go ahead of per-instance breaker events at a busy endpoint's lanes. */
+function isUrgent(type: string): boolean {
+  return type !== "circuit_breaker_opened" && type !== "circuit_breaker_closed";
+}
+
+/**
+ * The deliveries of opening messages this process is sending right now, by event and endpoint:
+ * a closing message whose opening one is in flight here waits for that attempt to be recorded
+ * instead of being put back for a retry round trip.
+ */
+const inFlight = new Map<string, Promise<unknown>>();
 
 export interface BuiltinOutcome {
   /** null when every delivery has finished; otherwise when the next one is due. */
@@ -400,94 +429,105 @@ export interface BuiltinOutcome {
  * Delivers an event with the built-in backend and settles its outbox row: one delivery row per matching endpoint — enabled,
  * in scope, filters matching, created before the event — inserted once (unique per event and
  * endpoint, so re-runs never fan out twice), then one attempt for each delivery that is due.
- * Returns when the next attempt is due, or the final outcome.
+ * Returns when the next attempt is due, or the final outcome. Each step's statement is shared
+ * with the other deliveries of this process at the same step (delivery-statements.ts).
  */
 export async function deliverBuiltin(
   deps: Deps,
   event: DeliveryEvent & { organizationId: string; projectId: string; createdAt: Date },
   options?: DeliveryOptions,
+  /** The fan-out and claims already made for this run (deliverWebhookEvent's first statement). */
+  started?: Pick<Started, "claimed" | "total">,
 ): Promise<BuiltinOutcome> {
+  const statements = deliveryStatements(deps.db);
   const provider = (event.payload as { data?: { provider?: string } })?.data?.provider ?? null;
-  // Ids as newId("dlv") makes them: 12 hex digits of milliseconds, then 12 random hex digits.
-  await deps.db.$executeRaw`
-    INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
-    SELECT 'dlv_' || lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1000)::bigint), 12, '0')
-             || substr(replace(gen_random_uuid()::text, '-', ''), 1, 12),
-           ${event.id}, e.id, 'pending', ${event.createdAt}, now()
-    FROM webhook_endpoints e
-    WHERE e.organization_id = ${event.organizationId} AND e.enabled AND e.created_at <= ${event.createdAt}
-      AND (e.project_id IS NULL OR e.project_id = ${event.projectId})
-      AND (cardinality(e.event_types) = 0 OR ${event.type} = ANY(e.event_types))
-      AND (cardinality(e.providers) = 0 OR ${provider}::text = ANY(e.providers))
-      -- Slack and PagerDuty endpoints take provider incidents only (PagerDuty: trigger and resolve).
-      AND (e.format = 'standard'
-        OR ${event.type} IN ('provider_incident_opened', 'provider_incident_resolved')
-        OR (e.format = 'slack' AND ${event.type} = 'provider_incident_updated'))
-    ON CONFLICT (event_id, endpoint_id) DO NOTHING`;
-
   const holdMs = (options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
-  const claimed = await claimDeliveries(deps, { eventId: event.id }, "scheduled", holdMs);
+  const claimedAt = new Date();
+  const claimed =
+    started?.claimed ??
+    (await statements.fanOutAndClaim.submit({
+      event,
+      provider,
+      claimedAt,
+      until: new Date(claimedAt.getTime() + holdMs),
+    }));
+  // The event's only delivery: its attempt's statement settles the outbox row too.
+  const settleWithAttempt = started !== undefined && started.total === 1 && claimed.length === 1;
+  let settled: Settled | null | undefined;
   // A closing message waits for its opening one: an episode's closed, an incident's updated/resolved.
-  const waitFor = FOLLOWS_OPENED.has(event.type) ? await openedStillPending(deps, event) : new Map();
+  let waitFor = FOLLOWS_OPENED.has(event.type) ? await openedStillPending(deps, event) : new Map();
+  if (waitFor.size > 0) {
+    // Opening messages this process is sending now: wait for their attempts, then look again.
+    const here = claimed
+      .map((d) => inFlight.get(openedKey(event, d.endpoint_id)))
+      .filter((p): p is Promise<unknown> => p !== undefined);
+    if (here.length > 0) {
+      await Promise.allSettled(here);
+      waitFor = await openedStillPending(deps, event);
+    }
+  }
+  const urgent = isUrgent(event.type);
+  const opening = event.type.endsWith("_opened");
   const attempts = await Promise.all(
-    claimed.map(async (d) => {
-      const openedDue = waitFor.get(d.endpoint_id) ?? waitFor.get("*");
-      if (openedDue !== undefined) {
-        // The episode's opened message has not reached this endpoint yet: the closed one waits
-        // for it (no attempt spent), so a receiver hears about an episode in order.
-        const at = new Date(Math.max(Date.now() + 250, openedDue?.getTime() ?? 0));
-        await deps.db.$executeRaw`
-          UPDATE webhook_deliveries SET next_attempt_at = ${at}, claimed_until = NULL WHERE id = ${d.id}`;
-        return null;
-      }
-      if (!d.enabled) {
-        // Disabled since the fan-out: this message is skipped for it, not retried.
-        await deps.db.$executeRaw`
-          UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL, claimed_until = NULL
-          WHERE id = ${d.id}`;
-        return null;
-      }
-      const lane = options?.lanes?.tryAcquire(d.endpoint_id);
-      if (options?.lanes && !lane) {
-        // The endpoint is at its lane limit (busy, or slow and backed off into one lane): put the
-        // delivery back, unattempted, and free this slot for other endpoints.
-        const at = new Date(Date.now() + options.lanes.retryDelayMs(d.endpoint_id));
-        await deps.db.$executeRaw`
-          UPDATE webhook_deliveries SET next_attempt_at = ${at}, claimed_until = NULL WHERE id = ${d.id}`;
-        return null;
-      }
-      try {
-        const result = await sendClaimed(deps, d, event, "scheduled", options);
-        lane?.release({ success: result.success, latencyMs: result.latencyMs });
-        return result;
-      } catch (err) {
-        lane?.release({ success: false, latencyMs: 0 });
-        throw err;
-      }
+    claimed.map((d) => {
+      if (!opening) return attemptClaimed(d);
+      // Registered before anything is awaited, so a closing message claimed in the same batch
+      // finds its opening one here and waits for it rather than being put back.
+      const key = openedKey(event, d.endpoint_id);
+      const work = attemptClaimed(d);
+      inFlight.set(key, work);
+      return work.finally(() => {
+        if (inFlight.get(key) === work) inFlight.delete(key);
+      });
     }),
   );
 
-  // One statement sums up the deliveries and settles the outbox row: completed when none is
-  // pending, otherwise due when the earliest pending one is (or when its claim runs out).
+  async function attemptClaimed(d: ClaimedDelivery): Promise<AttemptResult | null> {
+    const openedDue = waitFor.get(d.endpoint_id) ?? waitFor.get("*");
+    if (openedDue !== undefined) {
+      // The episode's opened message has not reached this endpoint yet: the closed one waits
+      // for it (no attempt spent), so a receiver hears about an episode in order.
+      const at = new Date(Math.max(Date.now() + 250, openedDue?.getTime() ?? 0));
+      await statements.release.submit({ deliveryId: d.id, at, status: null });
+      return null;
+    }
+    if (!d.enabled) {
+      // Disabled since the fan-out: this message is skipped for it, not retried.
+      await statements.release.submit({ deliveryId: d.id, at: null, status: "skipped" });
+      return null;
+    }
+    const lane = options?.lanes ? await options.lanes.acquire(d.endpoint_id, { urgent }) : null;
+    if (options?.lanes && !lane) {
+      // The endpoint is at its lane limit (busy, or slow and backed off into one lane): put the
+      // delivery back, unattempted, and free this slot for other endpoints.
+      const at = new Date(Date.now() + options.lanes.retryDelayMs(d.endpoint_id));
+      await statements.release.submit({ deliveryId: d.id, at, status: null });
+      return null;
+    }
+    try {
+      // The lane bounds requests in flight to the receiver: it frees as soon as the answer is in,
+      // not after the attempt is recorded.
+      const { settled: s, ...result } = await sendClaimed(
+        deps,
+        d,
+        event,
+        "scheduled",
+        options,
+        settleWithAttempt,
+        (answered) => lane?.release(answered),
+      );
+      if (settleWithAttempt) settled = s;
+      lane?.release({ success: result.success, latencyMs: result.latencyMs });
+      return result;
+    } catch (err) {
+      lane?.release({ success: false, latencyMs: 0 });
+      throw err;
+    }
+  }
+
   const now = new Date();
-  const [summary] = await deps.db.$queryRaw<
-    { total: number; pending: number; succeeded: number; due: Date | null }[]
-  >`
-    WITH s AS (
-      SELECT count(*)::int AS total,
-             count(*) FILTER (WHERE status = 'pending')::int AS pending,
-             count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
-             min(greatest(coalesce(next_attempt_at, ${now}), coalesce(claimed_until, ${now})))
-               FILTER (WHERE status = 'pending') AS due
-      FROM webhook_deliveries WHERE event_id = ${event.id}
-    )
-    UPDATE webhook_outbox o SET
-      completed_at = CASE WHEN s.pending = 0 THEN ${now}::timestamptz END,
-      outcome = CASE WHEN s.pending > 0 THEN NULL WHEN s.total = 0 THEN 'no_endpoints'
-                     WHEN s.succeeded = s.total THEN 'delivered' ELSE 'failed' END,
-      next_attempt_at = CASE WHEN s.pending > 0 THEN s.due END
-    FROM s WHERE o.event_id = ${event.id}
-    RETURNING s.total, s.pending, s.succeeded, s.due`;
+  const summary =
+    settled !== undefined ? settled : await statements.settle.submit({ eventId: event.id, now });
   const done = attempts.filter((a): a is AttemptResult => a !== null);
   if (summary && summary.pending > 0) return { retryAt: summary.due ?? now, outcome: null, attempts: done };
   const outcome =
@@ -497,4 +537,10 @@ export async function deliverBuiltin(
         ? "delivered"
         : "failed";
   return { retryAt: null, outcome, attempts: done };
+}
+
+/** The in-flight key of an episode's (or incident's) opening message to one endpoint. */
+function openedKey(event: DeliveryEvent, endpointId: string): string {
+  const data = (event.payload as { data?: { episode_id?: string; incident_id?: string } })?.data;
+  return `${data?.incident_id ?? data?.episode_id ?? ""}|${endpointId}`;
 }

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { Deps } from "../context";
-import { type AttemptResult, type DeliveryOptions, deliverBuiltin } from "./builtin-delivery";
+import {
+  ATTEMPT_TIMEOUT_MS,
+  type AttemptResult,
+  type DeliveryOptions,
+  deliverBuiltin,
+} from "./builtin-delivery";
+import { deliveryStatements } from "./delivery-statements";
 import { deliverViaSvix, SVIX_GIVE_UP_MS, usesSvix } from "./svix-delivery";
 
 export const deliverWebhookEventInput = z.object({ eventId: z.string().min(1) });
@@ -23,23 +29,16 @@ export async function deliverWebhookEvent(
 ): Promise<DeliverResult> {
   const { eventId } = deliverWebhookEventInput.parse(raw);
   const backend = usesSvix(deps.config) ? "svix" : "builtin";
-  // One round trip for the event and its outbox row: this runs for every delivery.
-  const [event] = await deps.db.$queryRaw<
-    {
-      id: string;
-      organizationId: string;
-      projectId: string;
-      type: string;
-      payload: unknown;
-      createdAt: Date;
-      completedAt: Date | null;
-      outcome: string | null;
-    }[]
-  >`
-    SELECT e.id, e.organization_id AS "organizationId", e.project_id AS "projectId", e.type, e.payload,
-           e.created_at AS "createdAt", o.completed_at AS "completedAt", o.outcome
-    FROM webhook_events e JOIN webhook_outbox o ON o.event_id = e.id
-    WHERE e.id = ${eventId} AND e.deliverable`;
+  const statements = deliveryStatements(deps.db);
+  // Built-in: the event, its outbox row and its claimed deliveries in one statement, shared with
+  // the other deliveries starting now; Svix: the event and its outbox row.
+  const holdMs = (options?.timeoutMs ?? ATTEMPT_TIMEOUT_MS) + 10_000;
+  const claimedAt = new Date();
+  const started =
+    backend === "builtin"
+      ? await statements.start.submit({ eventId, claimedAt, until: new Date(claimedAt.getTime() + holdMs) })
+      : null;
+  const event = started ? started.event : backend === "svix" ? await statements.load.submit(eventId) : null;
   if (!event) return { status: "done", outcome: "not_deliverable", attempts: [], backend };
   if (event.completedAt) return { status: "done", outcome: event.outcome ?? "done", attempts: [], backend };
 
@@ -49,14 +48,13 @@ export async function deliverWebhookEvent(
     const giveUp = r.kind === "retry" && now.getTime() - event.createdAt.getTime() > SVIX_GIVE_UP_MS;
     const finished = r.kind !== "retry" || giveUp;
     const outcome = r.kind === "delivered" ? "delivered" : r.kind === "rejected" ? "rejected" : "exhausted";
-    await deps.db.webhookOutbox.update({
-      where: { eventId },
-      data: {
-        attempts: { increment: 1 },
-        lastError: r.kind === "delivered" ? null : r.error,
-        svixMessageId: r.kind === "delivered" && r.messageId ? r.messageId : undefined,
-        ...(finished ? { completedAt: now, outcome, nextAttemptAt: null } : { nextAttemptAt: now }),
-      },
+    await statements.svixOutbox.submit({
+      eventId,
+      lastError: r.kind === "delivered" ? null : r.error,
+      messageId: r.kind === "delivered" && r.messageId ? r.messageId : null,
+      completedAt: finished ? now : null,
+      outcome: finished ? outcome : null,
+      nextAttemptAt: finished ? null : now,
     });
     if (r.kind === "rejected")
       deps.log.warn({ eventId, error: r.error }, "Svix rejected the message; not retried");
@@ -65,7 +63,7 @@ export async function deliverWebhookEvent(
       : { status: "retry", reason: r.error, attempts: [], backend };
   }
 
-  const r = await deliverBuiltin(deps, event, options);
+  const r = await deliverBuiltin(deps, event, options, started ?? undefined);
   if (r.retryAt)
     return { status: "retry", at: r.retryAt, reason: "deliveries pending", attempts: r.attempts, backend };
   return { status: "done", outcome: r.outcome ?? "delivered", attempts: r.attempts, backend };

@@ -19,6 +19,7 @@ export interface NewWebhookEvent {
  * event exists exactly when the change that fired it does.
  */
 export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<void> {
+  if (e.deliverable && webhookJobPriority(e.payload.type) === undefined) rememberUrgent(e.id);
   // One statement for both rows: this runs inside the breaker report's row-locked transaction.
   await tx.$executeRaw`
     WITH event AS (
@@ -32,19 +33,58 @@ export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<vo
 }
 
 /**
- * After commit: asks the queue to deliver the events now (jobId = event id). Best effort — when
- * Redis is unavailable the outbox sweeper enqueues them within seconds, so this never throws.
+ * The queue priority of an event type's delivery job. Per-instance breaker events are the bulk of
+ * an outage (two per SDK instance): they go behind everything else on a backlog, so a provider
+ * incident or a budget alert recorded behind 40,000 of them is taken next (BullMQ takes waiting
+ * jobs without a priority before any prioritized one). Their own order (an instance's closed after
+ * its opened) is kept by the sender, whatever the queue order.
  */
-export async function enqueueWebhookDeliveries(deps: Deps, eventIds: string[]): Promise<void> {
-  if (!deps.jobs || eventIds.length === 0) return;
+export function webhookJobPriority(type: string): number | undefined {
+  return type === "circuit_breaker_opened" || type === "circuit_breaker_closed" ? BULK_PRIORITY : undefined;
+}
+const BULK_PRIORITY = 10;
+
+/**
+ * Urgent events (incidents, budget alerts) this process recorded and has not enqueued yet. The
+ * callers enqueue by id after their commit; an id found here gets no priority (taken first), any
+ * other id is taken for a per-instance breaker event — the bulk: breaker reports write their events
+ * in batches of their own and enqueue them by id. Callers that know the type may pass it instead.
+ * Bounded: an entry a rolled-back transaction left is dropped with the oldest.
+ */
+const urgentIds = new Set<string>();
+const MAX_REMEMBERED = 10_000;
+function rememberUrgent(id: string) {
+  if (urgentIds.size >= MAX_REMEMBERED) {
+    const oldest = urgentIds.values().next();
+    if (!oldest.done) urgentIds.delete(oldest.value);
+  }
+  urgentIds.add(id);
+}
+
+/**
+ * After commit: asks the queue to deliver the events now (jobId = event id), breaker events behind
+ * the rest (webhookJobPriority). Best effort — when Redis is unavailable the outbox sweeper
+ * enqueues them within seconds, so this never throws.
+ */
+export async function enqueueWebhookDeliveries(
+  deps: Deps,
+  events: (string | { id: string; type: string })[],
+): Promise<void> {
+  if (!deps.jobs || events.length === 0) return;
   await Promise.all(
-    eventIds.map((eventId) =>
-      deps.jobs!.enqueue("webhook-deliver", { eventId }, { jobId: eventId }).catch((err: unknown) => {
-        deps.log.warn(
-          { eventId, err: (err as Error).message },
-          "webhook enqueue failed; the outbox sweeper will retry",
-        );
-      }),
-    ),
+    events.map((e) => {
+      const eventId = typeof e === "string" ? e : e.id;
+      const urgent = typeof e === "string" ? urgentIds.has(e) : webhookJobPriority(e.type) === undefined;
+      urgentIds.delete(eventId);
+      const priority = urgent ? undefined : BULK_PRIORITY;
+      return deps
+        .jobs!.enqueue("webhook-deliver", { eventId }, { jobId: eventId, priority })
+        .catch((err: unknown) => {
+          deps.log.warn(
+            { eventId, err: (err as Error).message },
+            "webhook enqueue failed; the outbox sweeper will retry",
+          );
+        });
+    }),
   );
 }

@@ -1,6 +1,6 @@
 import { Webhook } from "svix";
 import { describe, expect, it } from "vitest";
-import { generateWebhookSecret, webhookHeaders } from "./signing";
+import { generateWebhookSecret, signWebhook, webhookHeaders } from "./signing";
 
 describe("Standard Webhooks signing", () => {
   it("produces headers svix's Webhook.verify accepts, and rejects a tampered body", () => {
@@ -11,6 +11,20 @@ describe("Standard Webhooks signing", () => {
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+  });
+
+  it("signs exactly as svix's Webhook.sign does", () => {
+    const secret = generateWebhookSecret();
+    const body = JSON.stringify({ type: "circuit_breaker_opened", data: { text: "é ✓ \u0000" } });
+    const ts = 1_765_000_000;
+    expect(signWebhook(secret, "evt_3", ts, body)).toBe(
+      new Webhook(secret).sign("evt_3", new Date(ts * 1000), body),
+    );
+    // A bare base64 key (no whsec_ prefix) too.
+    const bare = secret.slice("whsec_".length);
+    expect(signWebhook(bare, "evt_3", ts, body)).toBe(
+      new Webhook(bare).sign("evt_3", new Date(ts * 1000), body),
+    );
   });
 
   it("signs with both secrets during a rotation", () => {

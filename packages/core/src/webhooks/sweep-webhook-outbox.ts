@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Deps } from "../context";
+import { webhookJobPriority } from "./record-webhook-event";
 
 export const sweepWebhookOutboxInput = z.object({
   /** Rows younger than this are left to the enqueue that follows their commit. */
@@ -40,7 +41,7 @@ export async function sweepWebhookOutbox(
       },
       orderBy: { eventId: "asc" },
       take: Math.min(500, input.limit - checked),
-      select: { eventId: true, nextAttemptAt: true },
+      select: { eventId: true, nextAttemptAt: true, event: { select: { type: true } } },
     });
     if (rows.length === 0) break;
     cursor = rows[rows.length - 1]?.eventId;
@@ -48,15 +49,17 @@ export async function sweepWebhookOutbox(
     // Bounded parallelism: one Redis round trip per row, 50 in flight.
     for (let i = 0; i < rows.length; i += 50) {
       const results = await Promise.all(
-        rows
-          .slice(i, i + 50)
-          .map((r) =>
-            jobs.ensure(
-              "webhook-deliver",
-              { eventId: r.eventId },
-              { jobId: r.eventId, delayMs: Math.max(0, (r.nextAttemptAt?.getTime() ?? 0) - now.getTime()) },
-            ),
+        rows.slice(i, i + 50).map((r) =>
+          jobs.ensure(
+            "webhook-deliver",
+            { eventId: r.eventId },
+            {
+              jobId: r.eventId,
+              delayMs: Math.max(0, (r.nextAttemptAt?.getTime() ?? 0) - now.getTime()),
+              priority: webhookJobPriority(r.event.type),
+            },
           ),
+        ),
       );
       added += results.filter((x) => x === "added").length;
       replaced += results.filter((x) => x === "replaced").length;
