@@ -36,6 +36,7 @@ import { FleetSimulator } from "../../simulator/simulator";
 import { createToolDeps } from "../../src/deps";
 import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
+import { runBurst } from "./burst";
 import { measureLiveUpdates } from "./live";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,6 +48,10 @@ const { values: flags } = parseArgs({
     samples: { type: "string", default: "60" },
     updates: { type: "string", default: "20" },
     "no-browser": { type: "boolean", default: false },
+    /** An outage burst of N instances instead of the read measurements (see burst.ts). */
+    burst: { type: "string" },
+    /** Seconds between the burst's opening and its recovery. */
+    gap: { type: "string", default: "60" },
     reuse: { type: "boolean", default: false },
   },
 });
@@ -146,6 +151,27 @@ async function main() {
           apiKey: (await createApiKey(ctx, { projectId: p.id, name: "bench" })).apiKey,
         });
       }
+    }
+
+    if (flags.burst) {
+      const result = await runBurst({
+        ctx,
+        organizationId: org.id,
+        project: projects[0] as { id: string; apiKey: string },
+        instances: Number(flags.burst),
+        gapSeconds: Number(flags.gap),
+        env,
+        log,
+        cleanups,
+      });
+      log("");
+      log(
+        `bench:fleet --burst ${result.instances}: open p99 ${result.open.p99.toFixed(0)} ms, close p99 ${result.close.p99.toFixed(0)} ms (target ≤ 500), incident push ${result.incident_push_delay_ms} ms after opening (≤ 2000), exact ${result.exact} → ${result.pass ? "PASS" : "FAIL"}`,
+      );
+      process.stdout.write(`JSON ${JSON.stringify(result)}\n`);
+      mkdirSync(path.join(here, "results"), { recursive: true });
+      writeFileSync(path.join(here, "results", "burst-latest.json"), `${JSON.stringify(result, null, 2)}\n`);
+      return;
     }
 
     // The SDK API in this process, on the private Redis.

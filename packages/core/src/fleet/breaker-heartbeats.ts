@@ -59,7 +59,7 @@ const FLUSH_CHUNK = 2_000;
 /** Replays of refused rows run at most this many at once (each is one transaction). */
 const REPLAY_CONCURRENCY = 4;
 /** Transactions of the transactional path one process runs at once (each a batch of reports). */
-const MAX_TRANSACTIONS_IN_FLIGHT = 3;
+const MAX_TRANSACTIONS_IN_FLIGHT = 2;
 /** A refused heartbeat whose replay keeps failing (its project deleted, say) is dropped after this. */
 const MAX_REPLAY_ATTEMPTS = 5;
 
@@ -325,6 +325,7 @@ export class BreakerReportIntake {
       const results = await recordBreakerReports(
         this.deps,
         batch.map((b) => b.i),
+        { background: true },
       );
       for (const [n, b] of batch.entries()) b.resolve(results[n]!);
     } catch (err) {
@@ -335,7 +336,7 @@ export class BreakerReportIntake {
       // One report may be what failed (its project deleted meanwhile, say): each on its own, so
       // only that one is refused.
       for (const b of batch) {
-        await recordBreakerReports(this.deps, [b.i]).then(
+        await recordBreakerReports(this.deps, [b.i], { background: true }).then(
           (r) => b.resolve(r[0]!),
           (e: unknown) => b.reject(e),
         );

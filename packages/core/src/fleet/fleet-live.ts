@@ -51,12 +51,16 @@ export async function publishFleetChanges(
   if (!deps.redis || changes.length === 0) return;
   try {
     const at = new Date().toISOString();
-    for (const c of changes) {
-      const organizationId = await projectOrganization(deps.db, c.projectId);
-      if (!organizationId) continue;
-      const msg: FleetChange = { organizationId, ...c, at };
-      await publishOn(deps.redis, FLEET_CHANNEL, JSON.stringify(msg));
-    }
+    const redis = deps.redis;
+    // All at once: an outage's batch of changes leaves in one write, not one round trip each.
+    await Promise.all(
+      changes.map(async (c) => {
+        const organizationId = await projectOrganization(deps.db, c.projectId);
+        if (!organizationId) return;
+        const msg: FleetChange = { organizationId, ...c, at };
+        await publishOn(redis, FLEET_CHANNEL, JSON.stringify(msg));
+      }),
+    );
   } catch (err) {
     deps.log.warn({ err }, "fleet change not published");
   }

@@ -142,6 +142,15 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
 export async function recordBreakerReports(
   deps: Deps,
   raws: readonly BreakerReportInput[],
+  opts: {
+    /**
+     * Answer at commit and run the follow-ups (live push, delivery enqueue, incident evaluation)
+     * in the background: each is best effort already (a page refetches after a gap, the outbox
+     * sweeper enqueues lost deliveries, the incident sweep re-evaluates), and an outage's burst
+     * must not wait on them. The SDK API's intake asks for this; other callers get them awaited.
+     */
+    background?: boolean;
+  } = {},
 ): Promise<BreakerReportResult[]> {
   if (raws.length > MAX_BREAKER_BATCH)
     throw new Error(`at most ${MAX_BREAKER_BATCH} breaker reports at once`);
@@ -171,16 +180,25 @@ export async function recordBreakerReports(
         ]
       : [];
   });
-  await publishFleetChanges(deps, changes);
-  await enqueueWebhookDeliveries(
-    deps,
-    outcomes.flatMap((o) => o.deliver),
-  );
-  // A change of who is Down may open, update or resolve the provider incident (heartbeats cannot).
-  const pairs = new Map(changes.map((c) => [`${c.projectId}\u0000${c.provider}`, c]));
-  await Promise.all(
-    [...pairs.values()].map((c) => evaluateIncidentAfterReport(deps, c.projectId, c.provider)),
-  );
+  const followUps = async () => {
+    await Promise.all([
+      publishFleetChanges(deps, changes),
+      enqueueWebhookDeliveries(
+        deps,
+        outcomes.flatMap((o) => o.deliver),
+      ),
+    ]);
+    // A change of who is Down may open, update or resolve the provider incident (heartbeats cannot).
+    const pairs = new Map(changes.map((c) => [`${c.projectId}\u0000${c.provider}`, c]));
+    await Promise.all(
+      [...pairs.values()].map((c) => evaluateIncidentAfterReport(deps, c.projectId, c.provider)),
+    );
+  };
+  if (opts.background) {
+    followUps().catch((err: unknown) => deps.log.warn({ err }, "breaker report follow-ups failed"));
+  } else {
+    await followUps();
+  }
   return outcomes.map((o) => ({
     applied: o.applied,
     transition: o.transition,

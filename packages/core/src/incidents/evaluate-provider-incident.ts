@@ -451,6 +451,9 @@ export async function sweepProviderIncidents(
 
 const inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
 
+/** Shortest time between two evaluations of one pair asked for by reports (see evaluateIncidentAfterReport). */
+export const INCIDENT_EVALUATION_SPACING_MS = 250;
+
 /**
  * Evaluates after a breaker report without ever failing it (the sweep retries what fails here).
  * Reports of one outage arrive together: per process, one evaluation of a pair runs at a time and
@@ -468,8 +471,14 @@ export function evaluateIncidentAfterReport(deps: Deps, projectId: string, provi
   const entry = { again: true, done: Promise.resolve() };
   entry.done = (async () => {
     try {
+      let last = 0;
       while (entry.again) {
         entry.again = false;
+        // During an outage's burst every batch of reports asks again: one evaluation per spacing
+        // at most (each scans the pair's live instances), and the last one always runs.
+        const wait = last + INCIDENT_EVALUATION_SPACING_MS - performance.now();
+        if (last > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
+        last = performance.now();
         try {
           await evaluateProviderIncident(deps, { projectId, provider });
         } catch (err) {
