@@ -1,5 +1,6 @@
 import { isDomainError } from "@breakwater/core";
 import { notFound, rawJson, serviceUnavailable } from "../errors";
+import { fastBreakerReport } from "../schemas/fast-breaker-report";
 import { type BreakerReportInput, breakerReport } from "../schemas/requests";
 import { BODY_LIMITS, gate, type Handler, validate } from "./gate";
 
@@ -14,7 +15,7 @@ export const breakerReports: Handler = async (ctx, req, [projectId]) => {
   const { key, body } = await gate(ctx, req, { limit: BODY_LIMITS.breaker });
   // Another tenant's project (or any other id) is indistinguishable from a missing one.
   if (projectId !== key.projectId) return notFound("Project not found");
-  const input: BreakerReportInput = validate(breakerReport, body);
+  const input: BreakerReportInput = fastBreakerReport(body) ?? validate(breakerReport, body);
   try {
     await ctx.breakers.report({
       projectId: key.projectId,
