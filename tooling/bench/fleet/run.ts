@@ -26,6 +26,8 @@ import {
   createProject,
   getFleetOverview,
   getProviderHealth,
+  listIncidents,
+  listOpenIncidents,
   systemCtx,
 } from "@breakwater/core";
 import { freePort, startPrivateRedis } from "@breakwater/queue/testing";
@@ -52,6 +54,12 @@ const { values: flags } = parseArgs({
     burst: { type: "string" },
     /** Seconds between the burst's opening and its recovery. */
     gap: { type: "string", default: "60" },
+    /**
+     * Stale snapshots (silent past BREAKER_STALE_SECONDS, within retention) seeded beside the live
+     * ones: with it, the fleet is seeded straight into Postgres (live instances spread over the
+     * projects, 2 % Down, 1 % Recovering), not through the simulator — the scale the reads must hold.
+     */
+    stale: { type: "string" },
     reuse: { type: "boolean", default: false },
   },
 });
@@ -187,12 +195,48 @@ async function main() {
     const baseUrl = `http://127.0.0.1:${sdkPort}`;
 
     const perProject = Math.ceil(INSTANCES / PROJECTS);
+    const sqlSeed = flags.stale !== undefined;
+    if (sqlSeed && !flags.reuse) {
+      const stale = Number(flags.stale);
+      const stalePerProject = Math.ceil(stale / PROJECTS / PROVIDERS.length);
+      log(
+        `seed (SQL): ${PROJECTS} projects × ${perProject} live instances × ${PROVIDERS.length} providers, and ${stalePerProject * PROJECTS * PROVIDERS.length} stale snapshots…`,
+      );
+      const t0 = Date.now();
+      const admin = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+      for (const p of projects) {
+        await admin.query(
+          `INSERT INTO breaker_snapshots
+             (project_id, provider, sdk_instance_id, state, failure_count, success_count, reported_at,
+              received_at, first_seen_at, state_since)
+           SELECT $1, prov, 'live-' || i,
+             (CASE WHEN i % 50 = 0 THEN 'open' WHEN i % 97 = 0 THEN 'half_open' ELSE 'closed' END)::"CircuitState",
+             0, 5, t, t, now() - interval '1 day', now() - interval '20 minutes'
+           FROM generate_series(1, $2::int) i, unnest($3::text[]) prov,
+                LATERAL (SELECT now() - random() * interval '60 seconds' AS t) r`,
+          [p.id, perProject, PROVIDERS],
+        );
+        await admin.query(
+          `INSERT INTO breaker_snapshots
+             (project_id, provider, sdk_instance_id, state, failure_count, success_count, reported_at,
+              received_at, first_seen_at, state_since)
+           SELECT $1, prov, 'gone-' || i, 'closed', 0, 5, t, t, t - interval '1 hour', t - interval '1 hour'
+           FROM generate_series(1, $2::int) i, unnest($3::text[]) prov,
+                LATERAL (SELECT now() - interval '200 seconds' - random() * interval '6 days' AS t) r`,
+          [p.id, stalePerProject, PROVIDERS],
+        );
+        process.stderr.write(".");
+      }
+      await admin.query("VACUUM ANALYZE breaker_snapshots");
+      await admin.end();
+      log(`\n  seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    }
     log(
       `seed: ${PROJECTS} projects × ${perProject} instances × ${PROVIDERS.length} providers through the simulator…`,
     );
     const t0 = Date.now();
     const sims: FleetSimulator[] = [];
-    for (const [i, p] of flags.reuse ? [] : projects.entries()) {
+    for (const [i, p] of flags.reuse || sqlSeed ? [] : projects.entries()) {
       const sim = new FleetSimulator({
         baseUrl,
         apiKey: p.apiKey,
@@ -251,6 +295,17 @@ async function main() {
       page.push(performance.now() - t);
     }
 
+    log(`incidents page: ${SAMPLES} samples…`);
+    const incidentsPage: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const t = performance.now();
+      await Promise.all([
+        listOpenIncidents(viewer, { organizationId: org.id }),
+        listIncidents(viewer, { organizationId: org.id, days: 30 }),
+      ]);
+      incidentsPage.push(performance.now() - t);
+    }
+
     let live: number[] = [];
     if (!flags["no-browser"]) {
       log("live: production dashboard + Chromium on /fleet…");
@@ -273,6 +328,7 @@ async function main() {
       cells,
       overview_ms: { p50: pct(overview, 50), p95: pct(overview, 95), target: 300 },
       provider_page_ms: { p50: pct(page, 50), p95: pct(page, 95), target: 300 },
+      incidents_page_ms: { p50: pct(incidentsPage, 50), p95: pct(incidentsPage, 95), target: 300 },
       live_update_ms: live.length
         ? { p50: pct(live, 50), p95: pct(live, 95), n: live.length, target: 2000 }
         : null,
@@ -287,6 +343,7 @@ async function main() {
     );
     log(row("overview (server)", result.overview_ms));
     log(row("provider page (server)", result.provider_page_ms));
+    log(row("incidents page (server)", result.incidents_page_ms));
     log(row("report → page update", result.live_update_ms));
     process.stdout.write(`JSON ${JSON.stringify(result)}\n`);
     mkdirSync(path.join(here, "results"), { recursive: true });
