@@ -1,7 +1,11 @@
 import {
+  BREAKER_EVENT_SAMPLES,
   createOrganization,
   createProject,
+  enqueueWebhookDeliveries,
+  newId,
   recordBreakerReport,
+  recordWebhookEvent,
   WEBHOOK_EVENT_TYPES,
 } from "@breakwater/core";
 import {
@@ -118,4 +122,47 @@ describe("worker with the Svix backend", () => {
     await new Promise((r) => setTimeout(r, 2_500)); // longer than the first backoff step
     expect(breakerMessages(projectId)).toHaveLength(1);
   });
+
+  it("a burst of 300 events reaches Svix with many calls in flight, each message once", async () => {
+    const sys = sysCtx(deps);
+    const org = await createOrganization(sys, { name: `Svix burst ${Date.now()}`, planSlug: "solo" });
+    const project = await createProject(sys, { organizationId: org.id, name: "burst" });
+    // A distant Svix: 100 ms per message create. One call at a time would take 30 s.
+    svix.delayMessages(100);
+    try {
+      const sample = BREAKER_EVENT_SAMPLES.circuit_breaker_opened;
+      const ids = Array.from({ length: 300 }, () => newId("evt"));
+      const now = new Date();
+      await deps.db.$transaction(async (tx) => {
+        for (const id of ids) {
+          await recordWebhookEvent(tx, {
+            id,
+            organizationId: org.id,
+            projectId: project.id,
+            episodeId: newId("ep"),
+            payload: { ...sample, data: { ...sample.data, event_id: id, project_id: project.id } },
+            deliverable: true,
+            now,
+          });
+        }
+      });
+      const started = Date.now();
+      await enqueueWebhookDeliveries(deps, ids);
+      const delivered = async () =>
+        (await deps.db.webhookOutbox.count({ where: { eventId: { in: ids }, outcome: "delivered" } })) ===
+        ids.length;
+      await until(delivered, 20_000);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(
+        `Svix burst: 300 messages at 100 ms each in ${seconds.toFixed(1)} s, ${svix.maxMessagesInFlight()} in flight at most`,
+      );
+      const calls = breakerMessages(project.id);
+      expect(calls).toHaveLength(300);
+      expect(new Set(calls.map((c) => c.headers["idempotency-key"]))).toEqual(new Set(ids));
+      expect(svix.maxMessagesInFlight()).toBeGreaterThanOrEqual(32);
+      expect(seconds).toBeLessThan(10);
+    } finally {
+      svix.delayMessages(0);
+    }
+  }, 30_000);
 });

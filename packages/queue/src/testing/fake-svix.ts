@@ -22,6 +22,10 @@ export interface FakeSvix {
   calls: SvixCall[];
   /** Answers for the next message creates in one application (by uid), in order; then 202. */
   queueMessageStatuses(appUid: string, ...statuses: number[]): void;
+  /** Holds every message create this long before handling it (a distant Svix), so overlap shows. */
+  delayMessages(ms: number): void;
+  /** The most message creates that were in flight at once. */
+  maxMessagesInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -46,12 +50,25 @@ export async function startFakeSvix(port: number): Promise<FakeSvix> {
   };
   const endpoints = new Map<string, FakeEndpoint[]>();
   let endpointSeq = 0;
+  let messageDelayMs = 0;
+  let messagesInFlight = 0;
+  let maxMessagesInFlight = 0;
   const now = () => new Date().toISOString();
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      const isMessage = req.method === "POST" && /\/msg$/.test(new URL(req.url ?? "/", "http://x").pathname);
+      if (messageDelayMs === 0 || !isMessage) return handle();
+      messagesInFlight++;
+      maxMessagesInFlight = Math.max(maxMessagesInFlight, messagesInFlight);
+      setTimeout(() => {
+        messagesInFlight--;
+        handle();
+      }, messageDelayMs);
+    });
+    const handle = () => {
       const url = new URL(req.url ?? "/", "http://x");
       const raw = Buffer.concat(chunks).toString("utf8");
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
@@ -202,7 +219,7 @@ export async function startFakeSvix(port: number): Promise<FakeSvix> {
         return send(200, { url: `https://app.svix.com/login#key=fake-${m[1]}`, token: "appsk_fake" });
       }
       send(404, { code: "not_found", detail: `${req.method} ${url.pathname}` });
-    });
+    };
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -212,6 +229,10 @@ export async function startFakeSvix(port: number): Promise<FakeSvix> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     queueMessageStatuses: (appUid, ...s) => scripted.set(appUid, [...(scripted.get(appUid) ?? []), ...s]),
+    delayMessages: (ms) => {
+      messageDelayMs = ms;
+    },
+    maxMessagesInFlight: () => maxMessagesInFlight,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
