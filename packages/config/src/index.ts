@@ -119,8 +119,13 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,32}$/, "must be 1–32 letters, digits, _ or -")
     .default("bw"),
-  /** Webhook deliveries one worker process runs at once (each bounded by the 15 s receiver timeout). */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /**
+   * Webhook deliveries one worker process runs at once (each bounded by the 15 s receiver timeout).
+   * Most of a delivery's time is spent waiting on a statement it shares with the others (see
+   * core's delivery-statements), so more slots mean bigger batches; what one receiver sees is
+   * bounded by WEBHOOK_ENDPOINT_CONCURRENCY.
+   */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /**
    * Attempts to one healthy endpoint a worker process runs at once (unset: half of
    * WEBHOOK_CONCURRENCY, at most 32 — what one receiver is asked to take in parallel). A slow or
