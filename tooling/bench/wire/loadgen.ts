@@ -6,7 +6,7 @@
 import { Agent, request } from "node:http";
 import { createRequire } from "node:module";
 import pg from "pg";
-import { BARE_EVENTS_TABLE, EventStream, type WireEvent } from "./workload";
+import { EventStream, REFERENCE_EVENTS_TABLE, type WireEvent } from "./workload";
 
 // autocannon ships no types: the slice used here, typed locally.
 interface AutocannonResult {
@@ -56,6 +56,7 @@ export type Job =
   | { op: "ingest-http"; port: number; apiKey: string; size: number; concurrency: number; seconds: number }
   | {
       op: "ingest-sql";
+      /** The reference's own database (`<bench database>_ref`), not Breakwater's. */
       databaseUrl: string;
       projectId: string;
       size: number;
@@ -430,7 +431,7 @@ async function ingestSql(job: Extract<Job, { op: "ingest-sql" }>): Promise<Inges
       // Deduplicating like the product (its insert must skip replays on either unique key), without
       // a conflict target, so it holds for any unique key the table has (partitioned or not).
       const res = await pool.query(
-        `INSERT INTO ${BARE_EVENTS_TABLE} (${used.map((i) => COLUMNS[i]).join(",")}) VALUES ${tuples.join(",")} ON CONFLICT DO NOTHING`,
+        `INSERT INTO ${REFERENCE_EVENTS_TABLE} (${used.map((i) => COLUMNS[i]).join(",")}) VALUES ${tuples.join(",")} ON CONFLICT DO NOTHING`,
         params,
       );
       return res.rowCount ?? 0;

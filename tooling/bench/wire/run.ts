@@ -6,7 +6,8 @@
  *   3. ingest in batches of 50 and of 1000: durable events/s.
  * The reference for 1–2 is a bare node:http server that parses the same body and does one Redis
  * EVALSHA; for 3 it is one multi-row INSERT … ON CONFLICT DO NOTHING per batch of the same rows
- * into a copy of the events table (same columns, unique keys and indexes).
+ * into the product's own partitioned events table in a database of its own (`<database>_ref`,
+ * created and migrated fresh each run, with the same day partitions as Breakwater's).
  * Breakwater is the production build of the lean SDK API server (NODE_ENV=production,
  * LOG_LEVEL=warn) on a dedicated database `breakwater_bench` and Redis db 3. Servers, generator
  * and this orchestrator are separate processes; measurements of the two servers are interleaved
@@ -47,7 +48,16 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type Config, parseConfig, processEnv } from "@breakwater/config";
-import { createApiKey, createOrganization, createProject, newId, systemCtx } from "@breakwater/core";
+import {
+  createApiKey,
+  createOrganization,
+  createProject,
+  ensureEventPartitions,
+  listEventPartitions,
+  newId,
+  systemCtx,
+} from "@breakwater/core";
+import { createDb } from "@breakwater/db";
 import { startPrivateCluster } from "@breakwater/queue/testing";
 import pg from "pg";
 import { ensurePostgresDatabase, pingRedis } from "../../scripts/launcher/probe";
@@ -58,7 +68,7 @@ import { measureCpu, unlinkKeys } from "./cpu";
 import { runLeaseWorkload } from "./lease";
 import type { ClosedResult, FloodResult, IngestRunResult, Job, OpenResult } from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
-import { BARE_EVENTS_TABLE, checkBodies } from "./workload";
+import { checkBodies, REFERENCE_DATABASE_SUFFIX, REFERENCE_EVENTS_TABLE } from "./workload";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -321,6 +331,54 @@ async function prepareTenant(config: Config): Promise<Tenant> {
   }
 }
 
+/** The ingest reference's own database: `<bench database>_ref` on the same Postgres server. */
+const referenceDatabase = () => `${flags.database}${REFERENCE_DATABASE_SUFFIX}`;
+const referenceDatabaseIdent = () => pg.escapeIdentifier(referenceDatabase());
+const referenceUrl = (databaseUrl: string) => withDatabase(databaseUrl, referenceDatabase());
+const DAY_MS = 86_400_000;
+
+/**
+ * The ingest reference's database, made fresh each run: `<database>_ref`, migrated with the
+ * product's own migrations, so its `metadata_events` is the product's table and nothing about it is
+ * copied by hand (range-partitioned by day on "timestamp", the DEFAULT partition, the primary and
+ * unique keys, the indexes, defaults and sequence). Both databases then get their day partitions
+ * from the worker's own partition code (`ensureEventPartitions`, which the event-partitions job's
+ * maintenance uses): yesterday through a week ahead on Breakwater's, as the job keeps them, and
+ * exactly the same set on the reference. The run's events are stamped now, so on both sides they
+ * land in today's partition.
+ */
+async function prepareIngestReference(
+  admin: pg.Pool,
+  databaseUrl: string,
+  childEnv: (extra: Record<string, string>) => NodeJS.ProcessEnv,
+): Promise<void> {
+  const url = referenceUrl(databaseUrl);
+  await admin.query(`DROP DATABASE IF EXISTS ${referenceDatabaseIdent()} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${referenceDatabaseIdent()}`);
+  await runToEnd(
+    "npm",
+    ["run", "-s", "-w", "@breakwater/db", "prisma", "--", "migrate", "deploy"],
+    childEnv({ DATABASE_URL: url }),
+  );
+  const bwDb = createDb(databaseUrl, { max: 1 });
+  const refDb = createDb(url, { max: 1 });
+  try {
+    const now = Date.now();
+    await ensureEventPartitions(bwDb, new Date(now - DAY_MS), new Date(now + 7 * DAY_MS));
+    const want = await listEventPartitions(bwDb);
+    for (const p of want) await ensureEventPartitions(refDb, p.from, p.from);
+    const names = (ps: { name: string }[]) => ps.map((p) => p.name).join(" ");
+    const have = await listEventPartitions(refDb);
+    log(
+      `ingest reference: database ${referenceDatabase()} (product migrations), metadata_events with ` +
+        `${want.length} day partitions (${want[0]?.name} … ${want.at(-1)?.name}) + DEFAULT, as Breakwater's` +
+        (names(want) === names(have) ? "" : ` — MISMATCH: reference has ${names(have)}`),
+    );
+  } finally {
+    await Promise.all([bwDb.$disconnect(), refDb.$disconnect()]);
+  }
+}
+
 // ── statistics ──
 
 interface Latency {
@@ -510,15 +568,15 @@ async function main() {
     childEnv({}),
   );
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  // The bare ingest's own copy of metadata_events (columns, defaults, unique keys, indexes),
-  // re-made each run so it follows the current schema.
-  await admin.query(`DROP TABLE IF EXISTS ${BARE_EVENTS_TABLE}`);
-  await admin.query(`CREATE TABLE ${BARE_EVENTS_TABLE} (LIKE metadata_events INCLUDING ALL)`);
+  // Earlier versions of this benchmark kept the reference's table here (a plain LIKE copy).
+  await admin.query("DROP TABLE IF EXISTS bench_bare_events");
   // Each run starts from empty event tables, so insert speed does not depend on earlier runs.
   await admin.query("TRUNCATE metadata_events, agent_runs");
+  const ingestPhase = only === undefined || only === "ingest";
   const [tenant] = await Promise.all([
     prepareTenant(config),
     runToEnd("npm", ["run", "-s", "build", "-w", "@breakwater/wire"], childEnv({})),
+    ingestPhase ? prepareIngestReference(admin, databaseUrl, childEnv) : undefined,
   ]);
 
   const profileDir = path.join(here, "results", "profile");
@@ -1363,7 +1421,7 @@ async function main() {
   if (only === undefined || only === "ingest") {
     const { sizes, rounds, seconds } = PLAN.ingest;
     const ingest: Record<string, unknown> = {};
-    let reported = 0;
+    const counted = { breakwater: 0, reference: 0 };
     for (const size of sizes) {
       const concurrency = PLAN.ingest.concurrency[size];
       log(`ingest: batches of ${size}, ${concurrency} in flight, ${rounds}×${seconds} s per side…`);
@@ -1374,7 +1432,14 @@ async function main() {
           await sleep(300);
           const job: Job =
             s.name === "bare"
-              ? { op: "ingest-sql", databaseUrl, projectId: tenant.projectId, size, concurrency, seconds }
+              ? {
+                  op: "ingest-sql",
+                  databaseUrl: referenceUrl(databaseUrl),
+                  projectId: tenant.projectId,
+                  size,
+                  concurrency,
+                  seconds,
+                }
               : {
                   op: "ingest-http",
                   port: PORTS.breakwater,
@@ -1390,7 +1455,8 @@ async function main() {
       }
       const bare = ingestOf(runs.bare!);
       const bwi = ingestOf(runs.breakwater!);
-      reported += bare.events + bwi.events;
+      counted.reference += bare.events;
+      counted.breakwater += bwi.events;
       ingest[String(size)] = {
         bare,
         breakwater: bwi,
@@ -1404,25 +1470,33 @@ async function main() {
           bwi.refused === 0,
       };
     }
-    // "Durable" is checked, not assumed: every event either side counted must be a stored row.
-    const stored = Number(
-      (
-        await admin.query<{ n: string }>(
-          `SELECT (SELECT count(*) FROM metadata_events WHERE project_id = $1)
-                + (SELECT count(*) FROM ${BARE_EVENTS_TABLE} WHERE project_id = $1) AS n`,
-          [tenant.projectId],
-        )
-      ).rows[0]!.n,
-    );
+    // "Durable" is checked, not assumed: every event either side counted must be a stored row,
+    // each side's in its own database.
+    const countRows = async (pool: pg.Pool, table: string) =>
+      Number(
+        (
+          await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [
+            tenant.projectId,
+          ])
+        ).rows[0]!.n,
+      );
+    const ref = new pg.Pool({ connectionString: referenceUrl(databaseUrl), max: 1 });
+    const stored = {
+      breakwater: await countRows(admin, "metadata_events"),
+      reference: await countRows(ref, REFERENCE_EVENTS_TABLE).finally(() => ref.end()),
+    };
     results.ingest = {
       ...ingest,
-      stored_rows: stored,
-      counted_events: reported,
-      durable: stored === reported,
+      stored_rows: stored.breakwater + stored.reference,
+      counted_events: counted.breakwater + counted.reference,
+      stored_by_side: stored,
+      counted_by_side: counted,
+      durable: stored.breakwater === counted.breakwater && stored.reference === counted.reference,
     };
   }
 
-  await admin.query(`TRUNCATE metadata_events, agent_runs, ${BARE_EVENTS_TABLE}`);
+  await admin.query("TRUNCATE metadata_events, agent_runs");
+  if (ingestPhase) await admin.query(`DROP DATABASE IF EXISTS ${referenceDatabaseIdent()} WITH (FORCE)`);
   await admin.end();
   await send({ op: "exit" }).catch(() => undefined);
   await stopAll();
@@ -1613,7 +1687,14 @@ interface Report {
     redis_commands_per_request: Record<"bare" | "breakwater", Record<string, { calls: number; us: number }>>;
     pass: boolean;
   };
-  ingest?: Record<string, unknown> & { durable: boolean; stored_rows: number; counted_events: number };
+  ingest?: Record<string, unknown> & {
+    durable: boolean;
+    stored_rows: number;
+    counted_events: number;
+    /** Per side, each in its own database (older result files have only the sums). */
+    stored_by_side?: { breakwater: number; reference: number };
+    counted_by_side?: { breakwater: number; reference: number };
+  };
   dashboard?: {
     lean: ReturnType<typeof throughputOf>;
     dashboard: ReturnType<typeof throughputOf>;
@@ -1853,8 +1934,14 @@ function printTable(r: Report) {
           `vs ${e.bare.batchP50.toFixed(1)}/${e.bare.batchP99.toFixed(1)} ms, failed batches ${e.breakwater.failures}, events refused ${e.breakwater.refused}`,
       );
     }
+    const st = r.ingest.stored_by_side;
+    const ct = r.ingest.counted_by_side;
     log(
-      `ingest durability: ${r.ingest.stored_rows} rows stored for ${r.ingest.counted_events} events counted — ${r.ingest.durable ? "OK" : "MISMATCH"}`,
+      `ingest durability: ${r.ingest.stored_rows} rows stored for ${r.ingest.counted_events} events counted` +
+        (st && ct
+          ? ` (Breakwater ${st.breakwater}/${ct.breakwater} in ${flags.database}, reference ${st.reference}/${ct.reference} in ${referenceDatabase()})`
+          : "") +
+        ` — ${r.ingest.durable ? "OK" : "MISMATCH"}`,
     );
   }
   const fmtCpu = (c: Record<string, number | null>) =>

@@ -7,11 +7,17 @@ import { randomUUID } from "node:crypto";
 import { TOKEN_KEYS } from "../../../packages/wire/src/schemas/common";
 
 /**
- * The table the bare ingest writes: a copy of `metadata_events` with its columns, defaults, unique
- * keys and indexes (`LIKE … INCLUDING ALL`, made by run.ts), so the reference pays for the same
- * index maintenance and duplicate probes as the product, on a table that only it grows.
+ * The table the bare ingest writes, in a database of its own (`<bench database>_ref`, created
+ * fresh each run by run.ts and migrated with the product's own migrations): the product's
+ * `metadata_events` itself — partitioned by day, with its DEFAULT partition, the same day partitions
+ * as Breakwater's table (made by the worker's partition code), its unique keys and indexes — so the
+ * reference pays for the same tuple routing, index maintenance and duplicate probes as the product,
+ * on a table that only it grows.
  */
-export const BARE_EVENTS_TABLE = "bench_bare_events";
+export const REFERENCE_EVENTS_TABLE = "metadata_events";
+
+/** The reference ingest's database: the bench database's name with this suffix, on the same server. */
+export const REFERENCE_DATABASE_SUFFIX = "_ref";
 
 /**
  * The check mix, ten bodies per cycle. Run-less untagged checks are what SDKs issue most, but the
