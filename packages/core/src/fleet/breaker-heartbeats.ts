@@ -1,5 +1,6 @@
 import type { RedisClient } from "@breakwater/queue";
 import type { Pool } from "pg";
+import { writeCorkedNow } from "../budgets/budget-redis";
 import { luaScript, runBudgetScript } from "../budgets/lua";
 import type { Deps } from "../context";
 import { invalid } from "../errors";
@@ -84,38 +85,56 @@ end
 `;
 
 /**
- * KEYS: snap, busy. ARGV: field, state, reportedAtMs, nowMs, staleCutoffMs, busyLapseMs, keyTtlMs.
- * Returns 1 heartbeat (applied here; buffer it), 2 late (nothing changes), 0 slow (marked busy).
+ * Judges the reports of one project that arrived in one turn of the event loop, in arrival order
+ * (the same verdicts as one call each, in that order). KEYS: snap, busy. ARGV: nowMs,
+ * staleCutoffMs, busyLapseMs, keyTtlMs, then per report: field, state, reportedAtMs. Returns one
+ * verdict per report: 1 heartbeat (applied here; buffer it), 2 late (nothing changes), 0 slow
+ * (marked busy).
  */
 export const BREAKER_REPORT_SCRIPT = luaScript(
   "breaker-report",
   `${PARSE}
-local f = ARGV[1]
-local now = tonumber(ARGV[4])
-local busy = redis.call('HGET', KEYS[2], f)
-if busy then
-  local sep = string.find(busy, '|', 1, true)
-  local n = tonumber(string.sub(busy, 1, sep - 1))
-  local since = tonumber(string.sub(busy, sep + 1))
-  if since + tonumber(ARGV[6]) < now then n = 0 end
-  redis.call('HSET', KEYS[2], f, (n + 1) .. '|' .. ARGV[4])
-  redis.call('PEXPIRE', KEYS[2], ARGV[7])
-  return 0
-end
-local v = redis.call('HGET', KEYS[1], f)
-if v then
-  local state, at, rcv = parse(v)
-  local r = tonumber(ARGV[3])
-  if at >= r then return 2 end
-  if state == ARGV[2] and rcv >= tonumber(ARGV[5]) then
-    redis.call('HSET', KEYS[1], f, state .. '|' .. ARGV[3] .. '|' .. ARGV[4])
-    redis.call('PEXPIRE', KEYS[1], ARGV[7])
-    return 1
+local now = tonumber(ARGV[1])
+local cutoff = tonumber(ARGV[2])
+local lapse = tonumber(ARGV[3])
+local out = {}
+local touchedSnap, touchedBusy = false, false
+for i = 5, #ARGV, 3 do
+  local f, st, r = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  local verdict = 0
+  local busy = redis.call('HGET', KEYS[2], f)
+  if busy then
+    local sep = string.find(busy, '|', 1, true)
+    local n = tonumber(string.sub(busy, 1, sep - 1))
+    local since = tonumber(string.sub(busy, sep + 1))
+    if since + lapse < now then n = 0 end
+    redis.call('HSET', KEYS[2], f, (n + 1) .. '|' .. ARGV[1])
+    touchedBusy = true
+  else
+    local v = redis.call('HGET', KEYS[1], f)
+    local decided = false
+    if v then
+      local state, at, rcv = parse(v)
+      if at >= r then
+        verdict = 2
+        decided = true
+      elseif state == st and rcv >= cutoff then
+        redis.call('HSET', KEYS[1], f, state .. '|' .. ARGV[i + 2] .. '|' .. ARGV[1])
+        touchedSnap = true
+        verdict = 1
+        decided = true
+      end
+    end
+    if not decided then
+      redis.call('HSET', KEYS[2], f, '1|' .. ARGV[1])
+      touchedBusy = true
+    end
   end
+  out[#out + 1] = verdict
 end
-redis.call('HSET', KEYS[2], f, '1|' .. ARGV[4])
-redis.call('PEXPIRE', KEYS[2], ARGV[7])
-return 0
+if touchedSnap then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+if touchedBusy then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return out
 `,
 );
 
@@ -197,6 +216,14 @@ export interface BreakerIntakeCounts {
   buffered: number;
 }
 
+interface Judging {
+  field: string;
+  state: string;
+  reportedMs: number;
+  resolve: (r: [number, number]) => void;
+  reject: (err: unknown) => void;
+}
+
 interface Waiting {
   i: BreakerReportInput;
   resolve: (r: BreakerReportResult) => void;
@@ -209,6 +236,8 @@ const keyOf = (projectId: string, provider: string, sdkInstanceId: string) =>
 export class BreakerReportIntake {
   private pending = new Map<string, Heartbeat>();
   private waiting: Waiting[] = [];
+  private judging = new Map<string, Judging[]>();
+  private judgeScheduled = false;
   private inFlight = 0;
   private pumpScheduled = false;
   private timer: NodeJS.Timeout | null = null;
@@ -244,23 +273,8 @@ export class BreakerReportIntake {
     if (reportedMs > nowMs + BREAKER_REPORT_MAX_FUTURE_MS) {
       throw invalid("reported_at must not be more than 5 minutes in the future");
     }
-    const keys = fleetKeys(i.projectId);
     const field = snapshotField(i.provider, i.sdkInstanceId);
-    const staleCutoff = nowMs - this.deps.config.BREAKER_STALE_SECONDS * 1000;
-    const verdict = await runBudgetScript(
-      this.deps.redis,
-      BREAKER_REPORT_SCRIPT,
-      [keys.snap, keys.busy],
-      [
-        field,
-        i.state,
-        String(reportedMs),
-        String(nowMs),
-        String(staleCutoff),
-        String(BUSY_LAPSE_MS),
-        String(SNAPSHOT_KEY_TTL_MS),
-      ],
-    );
+    const [verdict, judgedAt] = await this.judge(i.projectId, field, i.state, reportedMs);
     if (verdict === 1) {
       this.counts.heartbeat++;
       this.buffer({
@@ -271,7 +285,7 @@ export class BreakerReportIntake {
         failureCount: i.failureCount,
         successCount: i.successCount,
         reportedAt: i.reportedAt,
-        receivedAt: new Date(nowMs),
+        receivedAt: new Date(judgedAt),
       });
       return "heartbeat";
     }
@@ -289,6 +303,60 @@ export class BreakerReportIntake {
       void this.settle(i.projectId, field, stored);
     }
   }
+
+  /**
+   * The Redis verdict on one report, and the time it was judged at. The reports of one turn of the
+   * event loop go to Redis as one script call per project (like the check's CHECK_MANY), in
+   * arrival order.
+   */
+  private judge(
+    projectId: string,
+    field: string,
+    state: string,
+    reportedMs: number,
+  ): Promise<[number, number]> {
+    return new Promise((resolve, reject) => {
+      let group = this.judging.get(projectId);
+      if (!group) {
+        group = [];
+        this.judging.set(projectId, group);
+      }
+      group.push({ field, state, reportedMs, resolve, reject });
+      if (!this.judgeScheduled) {
+        this.judgeScheduled = true;
+        setImmediate(this.sendJudgements);
+      }
+    });
+  }
+
+  private readonly sendJudgements = () => {
+    this.judgeScheduled = false;
+    const groups = this.judging;
+    this.judging = new Map();
+    const now = Date.now();
+    const head = [
+      String(now),
+      String(now - this.deps.config.BREAKER_STALE_SECONDS * 1000),
+      String(BUSY_LAPSE_MS),
+      String(SNAPSHOT_KEY_TTL_MS),
+    ];
+    for (const [projectId, items] of groups) {
+      const keys = fleetKeys(projectId);
+      const args = [...head];
+      for (const it of items) args.push(it.field, it.state, String(it.reportedMs));
+      runBudgetScript(this.deps.redis, BREAKER_REPORT_SCRIPT, [keys.snap, keys.busy], args).then(
+        (reply) => {
+          const verdicts = reply as number[];
+          for (const [n, it] of items.entries()) it.resolve([Number(verdicts[n]), now]);
+        },
+        (err: unknown) => {
+          for (const it of items) it.reject(err);
+        },
+      );
+    }
+    // This runs from a setImmediate: write the turn's scripts now, not a turn later.
+    writeCorkedNow(this.deps.redis);
+  };
 
   /**
    * The transactional path, batched: reports that arrive while transactions are in flight join the
