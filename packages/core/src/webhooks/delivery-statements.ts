@@ -7,6 +7,11 @@ import { StatementBatcher } from "./statement-batcher";
  * (see StatementBatcher): one per process and database client, shared by every job, so a backlog
  * costs a round trip per batch rather than per message. Each statement is written for many rows
  * and means exactly what the one-row statement it replaced meant.
+ *
+ * Every lookup of many rows goes through an index: `col = ANY(array)` or a LATERAL subquery per
+ * row, never `IN (SELECT …)` or a join against an unnest, for which the planner (guessing 100 rows
+ * for the unnest) chose hash joins over a sequential scan of webhook_events or
+ * webhook_deliveries — a cost that grows with every event ever sent (bench:webhooks at 100,000).
  */
 
 /** An event as the sender needs it, with its outbox row's state. */
@@ -180,7 +185,7 @@ function createStatements(db: PrismaClient): DeliveryStatements {
          RETURNING id, event_id, endpoint_id, status, attempt_count, next_attempt_at
        ), upd AS (
          UPDATE webhook_deliveries d SET claimed_until = ${until}::timestamptz
-         WHERE d.event_id IN (SELECT id FROM ev)
+         WHERE d.event_id = ANY(ARRAY(SELECT id FROM ev))
            AND d.status = 'pending' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ${now}::timestamptz)
            AND (d.claimed_until IS NULL OR d.claimed_until < ${now}::timestamptz)
          RETURNING d.id, d.event_id, d.endpoint_id, d.status, d.attempt_count, d.next_attempt_at
@@ -323,8 +328,9 @@ function createStatements(db: PrismaClient): DeliveryStatements {
       }[]
     >(
       `SELECT f.follower_id, d.endpoint_id, d.status, d.next_attempt_at
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS f(follower_id, episode_id, opened_type)
-       JOIN webhook_events e ON e.episode_id = f.episode_id AND e.type = f.opened_type AND e.id <> f.follower_id
+       FROM (SELECT id, episode_id, type FROM webhook_events WHERE episode_id = ANY($2::text[])) e
+       JOIN unnest($1::text[], $2::text[], $3::text[]) AS f(follower_id, episode_id, opened_type)
+         ON f.episode_id = e.episode_id AND f.opened_type = e.type AND f.follower_id <> e.id
        JOIN webhook_outbox o ON o.event_id = e.id AND o.completed_at IS NULL
        LEFT JOIN webhook_deliveries d ON d.event_id = e.id`,
       items.map((i) => i.eventId),
@@ -375,7 +381,7 @@ function createStatements(db: PrismaClient): DeliveryStatements {
                       coalesce(CASE WHEN a.id IS NULL THEN d.claimed_until END, $15::timestamptz)))
                   FILTER (WHERE coalesce(a.status, d.status) = 'pending') AS due
          FROM webhook_deliveries d LEFT JOIN a ON a.delivery_id = d.id
-         WHERE d.event_id IN (SELECT event_id FROM a WHERE settle)
+         WHERE d.event_id = ANY(ARRAY(SELECT event_id FROM a WHERE settle))
          GROUP BY d.event_id
        )
        UPDATE webhook_outbox o SET
@@ -435,7 +441,8 @@ function createStatements(db: PrismaClient): DeliveryStatements {
                 count(d.id) FILTER (WHERE d.status = 'succeeded')::int AS succeeded,
                 min(greatest(coalesce(d.next_attempt_at, v.now), coalesce(d.claimed_until, v.now)))
                   FILTER (WHERE d.status = 'pending') AS due
-         FROM v LEFT JOIN webhook_deliveries d ON d.event_id = v.event_id
+         FROM v LEFT JOIN (SELECT * FROM webhook_deliveries WHERE event_id = ANY($1::text[])) d
+           ON d.event_id = v.event_id
          GROUP BY v.event_id, v.now
        )
        UPDATE webhook_outbox o SET
