@@ -39,7 +39,22 @@ export async function pruneBreakerHistory(
   const now = opts.now ?? new Date();
   const batchSize = opts.batchSize ?? 1_000;
   const maxBatches = opts.maxBatches ?? 500;
-  const retention = await retentionByProject(deps.db, now, opts.projectIds);
+  // Only projects that have something at least a day old can have anything to prune (retention
+  // is counted in whole days): an installation with thousands of projects resolves the
+  // entitlements of the few with old rows, not of every project, every run.
+  const dayAgo = new Date(now.getTime() - DAY_MS);
+  const candidates = await deps.db.$queryRaw<{ project_id: string }[]>`
+    SELECT project_id FROM breaker_snapshots WHERE received_at < ${dayAgo}
+      AND (${opts.projectIds ?? null}::text[] IS NULL OR project_id = ANY(${opts.projectIds ?? null}::text[]))
+    UNION
+    SELECT project_id FROM breaker_transitions WHERE reported_at < ${dayAgo}
+      AND (${opts.projectIds ?? null}::text[] IS NULL OR project_id = ANY(${opts.projectIds ?? null}::text[]))`;
+  if (candidates.length === 0) return { snapshots: 0, transitions: 0, projects: 0, more: false };
+  const retention = await retentionByProject(
+    deps.db,
+    now,
+    candidates.map((c) => c.project_id),
+  );
   const settingDays = deps.config.BREAKER_SNAPSHOT_RETENTION_DAYS;
   let snapshots = 0;
   let transitions = 0;
@@ -52,7 +67,9 @@ export async function pruneBreakerHistory(
       break;
     }
     projects++;
-    const snapshotCutoff = new Date(now.getTime() - Math.min(settingDays, planDays ?? Infinity) * DAY_MS);
+    // Whole days, at least one (a plan without retention keeps history a day).
+    const keepDays = Math.max(1, Math.min(settingDays, planDays ?? Infinity));
+    const snapshotCutoff = new Date(now.getTime() - keepDays * DAY_MS);
     for (;;) {
       const gone = await deps.db.$queryRaw<{ provider: string; sdk_instance_id: string }[]>`
         WITH old AS MATERIALIZED (
@@ -88,7 +105,7 @@ export async function pruneBreakerHistory(
       }
     }
     if (more || planDays === null) continue;
-    const transitionCutoff = new Date(now.getTime() - planDays * DAY_MS);
+    const transitionCutoff = new Date(now.getTime() - Math.max(1, planDays) * DAY_MS);
     for (;;) {
       const n = await deps.db.$executeRaw`
         DELETE FROM breaker_transitions WHERE id IN (
