@@ -449,7 +449,7 @@ export async function sweepProviderIncidents(
   return { evaluated: pairs.length, opened, resolved };
 }
 
-const inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
+const inFlight = new Map<string, { waiting: (() => void)[] }>();
 
 /** Shortest time between two evaluations of one pair asked for by reports (see evaluateIncidentAfterReport). */
 export const INCIDENT_EVALUATION_SPACING_MS = 250;
@@ -463,35 +463,38 @@ export const INCIDENT_EVALUATION_SPACING_MS = 250;
  */
 export function evaluateIncidentAfterReport(deps: Deps, projectId: string, provider: string): Promise<void> {
   const key = `${projectId}/${provider}`;
-  const running = inFlight.get(key);
-  if (running) {
-    running.again = true;
-    return running.done;
-  }
-  const entry = { again: true, done: Promise.resolve() };
-  entry.done = (async () => {
-    try {
-      let last = 0;
-      while (entry.again) {
-        entry.again = false;
-        // During an outage's burst every batch of reports asks again: one evaluation per spacing
-        // at most (each scans the pair's live instances), and the last one always runs.
-        const wait = last + INCIDENT_EVALUATION_SPACING_MS - performance.now();
-        if (last > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
-        last = performance.now();
-        try {
-          await evaluateProviderIncident(deps, { projectId, provider });
-        } catch (err) {
-          deps.log.warn(
-            { projectId, provider, err: (err as Error).message },
-            "incident evaluation failed; the sweep retries",
-          );
-        }
-      }
-    } finally {
-      inFlight.delete(key);
+  return new Promise<void>((resolve) => {
+    const running = inFlight.get(key);
+    // Answered by the next evaluation to start: one that started before this report may not see it.
+    if (running) {
+      running.waiting.push(resolve);
+      return;
     }
-  })();
-  inFlight.set(key, entry);
-  return entry.done;
+    const entry = { waiting: [resolve] };
+    inFlight.set(key, entry);
+    void (async () => {
+      try {
+        let last = 0;
+        while (entry.waiting.length > 0) {
+          const answered = entry.waiting.splice(0);
+          // During an outage's burst every batch of reports asks again: one evaluation per spacing
+          // at most (each scans the pair's live instances), and the last one always runs.
+          const wait = last + INCIDENT_EVALUATION_SPACING_MS - performance.now();
+          if (last > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
+          last = performance.now();
+          try {
+            await evaluateProviderIncident(deps, { projectId, provider });
+          } catch (err) {
+            deps.log.warn(
+              { projectId, provider, err: (err as Error).message },
+              "incident evaluation failed; the sweep retries",
+            );
+          }
+          for (const done of answered) done();
+        }
+      } finally {
+        inFlight.delete(key);
+      }
+    })();
+  });
 }
