@@ -125,44 +125,38 @@ export function createWireMetrics(endpoints: readonly string[]) {
      * group-committed or replayed, failed flushes and heartbeats waiting for the next flush.
      */
     watchBreakers(counts: BreakerIntakeCounts): void {
-      registry.registerMetric(
-        new ArrayMetric(
-          "breakwater_breaker_reports_total",
-          "Breaker reports by path: heartbeat (Redis, group-committed), late (changed nothing), transactional (state changes, first and stale reports)",
-          "counter",
-          () => [
-            { value: counts.heartbeat, labels: { path: "heartbeat" } },
-            { value: counts.late, labels: { path: "late" } },
-            { value: counts.slow, labels: { path: "transactional" } },
-          ],
-        ) as never,
+      const series = (name: string, help: string, type: "counter" | "gauge", values: () => MetricValue[]) =>
+        registry.registerMetric(new ArrayMetric(name, help, type, values) as never);
+      series(
+        "breakwater_breaker_reports_total",
+        "Breaker reports by path: heartbeat (Redis, group-committed), late (changed nothing), transactional (state changes, first and stale reports)",
+        "counter",
+        () => [
+          { value: counts.heartbeat, labels: { path: "heartbeat" } },
+          { value: counts.late, labels: { path: "late" } },
+          { value: counts.slow, labels: { path: "transactional" } },
+        ],
       );
-      registry.registerMetric(
-        new ArrayMetric(
-          "breakwater_breaker_heartbeat_rows_total",
-          "Buffered heartbeats written to Postgres: written by the group commit, or replayed through the transactional path when the stored state differed",
-          "counter",
-          () => [
-            { value: counts.flushedRows, labels: { result: "written" } },
-            { value: counts.replayedRows, labels: { result: "replayed" } },
-          ],
-        ) as never,
+      series(
+        "breakwater_breaker_heartbeat_rows_total",
+        "Buffered heartbeats written to Postgres: written by the group commit, or replayed through the transactional path when the stored state differed",
+        "counter",
+        () => [
+          { value: counts.flushedRows, labels: { result: "written" } },
+          { value: counts.replayedRows, labels: { result: "replayed" } },
+        ],
       );
-      registry.registerMetric(
-        new ArrayMetric(
-          "breakwater_breaker_heartbeat_flush_failures_total",
-          "Heartbeat flushes that failed (their rows wait for the next flush)",
-          "counter",
-          () => [{ value: counts.flushFailures, labels: {} }],
-        ) as never,
+      series(
+        "breakwater_breaker_heartbeat_flush_failures_total",
+        "Heartbeat flushes that failed (their rows wait for the next flush)",
+        "counter",
+        () => [{ value: counts.flushFailures, labels: {} }],
       );
-      registry.registerMetric(
-        new ArrayMetric(
-          "breakwater_breaker_heartbeats_buffered",
-          "Heartbeats waiting for the next flush (at most one per instance and provider)",
-          "gauge",
-          () => [{ value: counts.buffered, labels: {} }],
-        ) as never,
+      series(
+        "breakwater_breaker_heartbeats_buffered",
+        "Heartbeats waiting for the next flush (at most one per instance and provider)",
+        "gauge",
+        () => [{ value: counts.buffered, labels: {} }],
       );
     },
     /** Records one answered request: `startedMs` is the performance.now() taken when it was routed. */

@@ -442,6 +442,10 @@ export class BreakerReportIntake {
     );
   }
 
+  /**
+   * Buffers a heartbeat for the next flush (or puts back one a flush could not write), unless a
+   * newer one of the same instance is already waiting.
+   */
   private buffer(h: Heartbeat): void {
     const k = keyOf(h.projectId, h.provider, h.sdkInstanceId);
     const had = this.pending.get(k);
@@ -496,7 +500,7 @@ export class BreakerReportIntake {
         failed = true;
         this.counts.flushFailures++;
         this.deps.log.warn({ err, rows: chunk.length }, "heartbeat flush failed; kept for the next one");
-        for (const h of chunk) this.requeue(h);
+        for (const h of chunk) this.buffer(h);
       }
     }
     this.counts.flushedRows += written;
@@ -508,21 +512,6 @@ export class BreakerReportIntake {
       ms: performance.now() - started,
       failed,
     });
-  }
-
-  /** Puts a heartbeat back unless a newer one of the same instance arrived meanwhile. */
-  private requeue(h: Heartbeat): void {
-    const k = keyOf(h.projectId, h.provider, h.sdkInstanceId);
-    const had = this.pending.get(k);
-    if (!had || had.reportedAt.getTime() < h.reportedAt.getTime()) this.pending.set(k, h);
-    this.counts.buffered = this.pending.size;
-    if (this.timer === null && !this.closed) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, this.flushMs);
-      this.timer.unref();
-    }
   }
 
   /** One guarded multi-row UPDATE; the keys of the rows it wrote. */
@@ -615,7 +604,7 @@ export class BreakerReportIntake {
             this.deps.log.error({ err, projectId: h.projectId }, "refused heartbeat dropped after retries");
           } else {
             this.deps.log.warn({ err, projectId: h.projectId }, "refused heartbeat not replayed; kept");
-            this.requeue(h);
+            this.buffer(h);
           }
         }
       }
