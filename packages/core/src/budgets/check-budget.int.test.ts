@@ -222,6 +222,8 @@ describe("checkBudget scoped rules", () => {
 describe("checkBudget reservations", () => {
   it("lets a reservation stop counting once its TTL passes", async () => {
     const short = budgetTestEnv({ RESERVATION_TTL_SECONDS: 1 }, env.db);
+    // A client of its own, used at once: a cluster one must have connected first.
+    await short.ready();
     try {
       const p = await project({ limits: { daily: 5 } });
       const r = await checkBudget(short.deps, {
@@ -258,6 +260,8 @@ describe("checkBudget reservations", () => {
     // The check skips its scan for expired holds until one may have expired: a short hold made
     // after long ones must still be released on time.
     const short = budgetTestEnv({ RESERVATION_TTL_SECONDS: 1 }, env.db);
+    // A client of its own, used at once: a cluster one must have connected first.
+    await short.ready();
     const reserve = (deps: typeof env.deps, p: string, tokens: number) =>
       checkBudget(deps, {
         projectId: p,
@@ -317,6 +321,8 @@ describe("checkBudget reservations", () => {
       });
     }
     const together = budgetTestEnv({}, env.db);
+    // A client of its own, used at once: a cluster one must have connected first.
+    await together.ready();
     try {
       let evalshas = 0;
       const send = together.redis.sendCommand.bind(together.redis);

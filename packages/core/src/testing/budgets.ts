@@ -1,7 +1,7 @@
 // Fixtures shared by the budget integration tests (real Postgres and Redis; no mocks).
 import { type Config, parseConfig, processEnv } from "@breakwater/config";
 import { createDb, type PrismaClient } from "@breakwater/db";
-import { type RedisClient, scanKeys } from "@breakwater/queue";
+import { type RedisClient, scanKeys, whenReady } from "@breakwater/queue";
 import { pino } from "pino";
 import type { BudgetDeps } from "../budgets/budget-deps";
 import { budgetPricingFromCatalogue } from "../budgets/budget-pricing";
@@ -38,6 +38,8 @@ export interface BudgetTestEnv {
   db: PrismaClient;
   redis: RedisClient;
   config: Config;
+  /** Resolves once the budget client is connected (it has no offline queue: a command sent before fails). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export function budgetTestEnv(overrides: Partial<Config> = {}, db?: PrismaClient
     db: ownDb,
     redis,
     config,
+    async ready() {
+      if (!(await whenReady(redis, 10_000))) throw new Error("budget Redis not ready within 10 s");
+    },
     async close() {
       redis.disconnect();
       if (!db) await ownDb.$disconnect();
