@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { breakerPath, createTenant, type Harness, startHarness } from "./testing/harness";
+import { breakerPath, createTenant, type Harness, post, startHarness } from "./testing/harness";
 
 /**
  * An outage as a fleet reports it: every instance of one project opens its `openai` breaker
@@ -24,7 +24,6 @@ describe("an outage burst of breaker reports", () => {
       where: { id: t.projectId },
       data: { incidentThresholdPct: null, incidentMinDurationSecs: 0, incidentQuietSecs: 0 },
     });
-    const url = `${h.url}${breakerPath(t.projectId)}`;
     const pods = Array.from({ length: INSTANCES }, (_, i) => `pod-${String(i).padStart(4, "0")}`);
     let clock = Date.now() - 60_000;
     /** Every instance reports `state` once, SENDERS at a time; the answers' latencies. */
@@ -38,20 +37,20 @@ describe("an outage burst of breaker reports", () => {
           while (next < pods.length) {
             const pod = pods[next++]!;
             const started = performance.now();
-            const res = await fetch(url, {
-              method: "POST",
-              headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
-              body: JSON.stringify({
+            const res = await post(
+              h,
+              breakerPath(t.projectId),
+              {
                 provider: "openai",
                 state,
                 failure_count: state === "open" ? 5 : 0,
                 success_count: state === "open" ? 0 : 3,
                 reported_at: new Date(at).toISOString(),
                 sdk_instance_id: pod,
-              }),
-            });
+              },
+              t.key,
+            );
             expect(res.status).toBe(202);
-            await res.arrayBuffer();
             latencies.push(performance.now() - started);
           }
         }),

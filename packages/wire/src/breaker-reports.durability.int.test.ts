@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { processEnv } from "@breakwater/config";
 import { HEARTBEAT_FLUSH_MS } from "@breakwater/core";
 import { freePort } from "@breakwater/queue/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { breakerPath, createTenant, type Harness, startHarness } from "./testing/harness";
+import { breakerPath, createTenant, type Harness, post, startHarness } from "./testing/harness";
 
 /**
  * What a breaker report's 202 promises, shown on a real lean SDK API process killed with SIGKILL
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, SDK_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: { ...processEnv(), SDK_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -56,27 +57,28 @@ describe("a breaker report's 202 survives the SDK API process being SIGKILLed", 
     const t = await createTenant(h);
     const port = await freePort(3400, 3499);
     proc = await startServer(port);
-    const url = `http://127.0.0.1:${port}${breakerPath(t.projectId)}`;
+    // The harness's requests, sent to the killed process instead of the harness's own server.
+    const server = { ...h, url: `http://127.0.0.1:${port}` };
     const instances = Array.from({ length: 24 }, (_, i) => `pod-${i}`);
     const acked: Acked[] = [];
     let clock = Date.now() - 120_000;
     const send = async (instance: string, state: "closed" | "open") => {
       clock += 1; // every report is newer than every one before it
       const reportedAt = new Date(clock).toISOString();
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
-        body: JSON.stringify({
+      const res = await post(
+        server,
+        breakerPath(t.projectId),
+        {
           provider: "openai",
           state,
           failure_count: state === "open" ? 5 : 0,
           success_count: 1,
           reported_at: reportedAt,
           sdk_instance_id: instance,
-        }),
-      });
+        },
+        t.key,
+      );
       if (res.status === 202) acked.push({ instance, state, reportedAt, answeredAt: Date.now() });
-      else await res.arrayBuffer();
     };
     for (const i of instances) await send(i, "closed");
 

@@ -27,6 +27,8 @@ export interface BurstOptions {
   env: Record<string, string | undefined>;
   log: (s: string) => void;
   cleanups: (() => Promise<unknown> | unknown)[];
+  /** Where the SDK API process writes a V8 CPU profile (none when absent). */
+  cpuProfDir?: string;
 }
 
 const SENDERS = 32;
@@ -42,10 +44,8 @@ async function startSdkApi(
   env: Record<string, string | undefined>,
 ): Promise<{ port: number; proc: ChildProcess }> {
   const port = await freePort(3600, 3699);
-  // BURST_CPU_PROF=<dir>: a V8 CPU profile of the SDK API process, written when it stops.
-  const prof = process.env.BURST_CPU_PROF
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BURST_CPU_PROF}`]
-    : [];
+  // --cpu-prof <dir>: a V8 CPU profile of the SDK API process, written when it stops.
+  const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
   const proc = spawn(
     process.execPath,
     [...prof, "--import", "tsx", path.join(repoRoot, "packages/wire/src/main.ts")],
@@ -82,7 +82,7 @@ export async function runBurst(o: BurstOptions) {
     where: { id: project.id },
     data: { incidentThresholdPct: null, incidentMinDurationSecs: 0, incidentQuietSecs: QUIET_SECONDS },
   });
-  const sdk = await startSdkApi(o.env);
+  const sdk = await startSdkApi(o.env, o.cpuProfDir);
   o.cleanups.push(
     () =>
       new Promise<void>((resolve) => {

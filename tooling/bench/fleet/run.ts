@@ -54,6 +54,8 @@ const { values: flags } = parseArgs({
     burst: { type: "string" },
     /** Seconds between the burst's opening and its recovery. */
     gap: { type: "string", default: "60" },
+    /** With --burst: write a V8 CPU profile of the SDK API process to this folder. */
+    "cpu-prof": { type: "string" },
     /**
      * Stale snapshots (silent past BREAKER_STALE_SECONDS, within retention) seeded beside the live
      * ones: with it, the fleet is seeded straight into Postgres (live instances spread over the
@@ -168,6 +170,7 @@ async function main() {
         project: projects[0] as { id: string; apiKey: string },
         instances: Number(flags.burst),
         gapSeconds: Number(flags.gap),
+        cpuProfDir: flags["cpu-prof"],
         env,
         log,
         cleanups,

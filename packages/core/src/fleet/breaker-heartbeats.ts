@@ -479,12 +479,7 @@ export class BreakerReportIntake {
 
   private async write(batch: Heartbeat[]): Promise<void> {
     const started = performance.now();
-    // One lock order for every flusher (by key), so two processes' flushes cannot deadlock.
-    batch.sort((a, b) => {
-      const x = keyOf(a.projectId, a.provider, a.sdkInstanceId);
-      const y = keyOf(b.projectId, b.provider, b.sdkInstanceId);
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    // Each chunk's statement locks its rows in the one order every breaker writer uses (writeChunk).
     let written = 0;
     const refused: Heartbeat[] = [];
     let failed = false;

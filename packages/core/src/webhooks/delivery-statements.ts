@@ -233,19 +233,13 @@ function createStatements(db: PrismaClient): DeliveryStatements {
     const claimedAt = items[0]!.claimedAt;
     const until = new Date(Math.max(...items.map((i) => i.until.getTime())));
     const rows = await db.$queryRawUnsafe<
-      (Omit<ClaimedDelivery, "id" | "event_id" | "claimed_at"> & {
-        ev_id: string;
-        organizationId: string;
-        projectId: string;
-        type: string;
-        payload: unknown;
-        createdAt: Date;
-        completedAt: Date | null;
-        outcome: string | null;
-        earlier: number;
-        inserted: number;
-        id: string | null;
-      })[]
+      (Omit<ClaimedDelivery, "id" | "event_id" | "claimed_at"> &
+        Omit<LoadedEvent, "id"> & {
+          ev_id: string;
+          earlier: number;
+          inserted: number;
+          id: string | null;
+        })[]
     >(
       `WITH loaded AS (
          SELECT e.id, e.organization_id, e.project_id, e.type, e.payload, e.created_at, o.completed_at, o.outcome
