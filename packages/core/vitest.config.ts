@@ -9,6 +9,8 @@ export default packageConfig({
     "src/budgets/confirm-spend.int.test.ts",
     "src/budgets/lua-slots.int.test.ts",
     "src/cache/invalidating-cache.int.test.ts",
+    "src/fleet/breaker-heartbeats.int.test.ts",
+    "src/fleet/fleet-counts.int.test.ts",
     "src/leases/leases.int.test.ts",
     "src/pricing/price-catalogue.int.test.ts",
     "src/rate-limit/fixed-window-limiter.int.test.ts",

@@ -5,6 +5,7 @@ import { luaScript, runBudgetScript } from "../budgets/lua";
 import type { Deps } from "../context";
 import { invalid } from "../errors";
 import type { CircuitState } from "./breaker-state";
+import { BREAKER_LIFT_SCRIPT, fleetKeys, PARSE, SNAPSHOT_KEY_TTL_MS, snapshotField } from "./fleet-redis";
 import {
   BREAKER_REPORT_MAX_FUTURE_MS,
   type BreakerReportInput,
@@ -12,8 +13,15 @@ import {
   MAX_BREAKER_BATCH,
   recordBreakerReport,
   recordBreakerReports,
-  type StoredSnapshot,
 } from "./record-breaker-report";
+
+export {
+  BREAKER_FORGET_SCRIPT,
+  BREAKER_SETTLE_SCRIPT,
+  fleetKeys,
+  SNAPSHOT_KEY_TTL_MS,
+  snapshotField,
+} from "./fleet-redis";
 
 /**
  * The breaker-report intake of one SDK API process: the heartbeat fast path in front of the
@@ -51,8 +59,6 @@ import {
 
 /** A busy mark older than this belongs to a report that died mid-transaction: it lapses. */
 export const BUSY_LAPSE_MS = 30_000;
-/** A project's snapshot hash outlives its last report by this long (then it is rebuilt on demand). */
-export const SNAPSHOT_KEY_TTL_MS = 86_400_000;
 /** Default group-commit window of buffered heartbeats. */
 export const HEARTBEAT_FLUSH_MS = 1_000;
 /** Rows per UPDATE statement of a flush. */
@@ -63,26 +69,6 @@ const REPLAY_CONCURRENCY = 4;
 const MAX_TRANSACTIONS_IN_FLIGHT = 2;
 /** A refused heartbeat whose replay keeps failing (its project deleted, say) is dropped after this. */
 const MAX_REPLAY_ATTEMPTS = 5;
-
-/** The Redis keys of a project's breaker snapshots; `{projectId}` is the budget keys' hash tag. */
-export function fleetKeys(projectId: string): { snap: string; busy: string } {
-  const p = `bw:fleet:{${projectId}}:`;
-  return { snap: `${p}snap`, busy: `${p}busy` };
-}
-
-/** A snapshot's field: the provider's length first, so no provider and instance pair is ambiguous. */
-export function snapshotField(provider: string, sdkInstanceId: string): string {
-  return `${provider.length}:${provider}${sdkInstanceId}`;
-}
-
-// Stored value: "state|reportedAtMs|receivedAtMs". Busy mark: "count|sinceMs".
-const PARSE = `
-local function parse(v)
-  local a = string.find(v, '|', 1, true)
-  local b = string.find(v, '|', a + 1, true)
-  return string.sub(v, 1, a - 1), tonumber(string.sub(v, a + 1, b - 1)), tonumber(string.sub(v, b + 1))
-end
-`;
 
 /**
  * Judges the reports of one project that arrived in one turn of the event loop, in arrival order
@@ -99,6 +85,7 @@ local cutoff = tonumber(ARGV[2])
 local lapse = tonumber(ARGV[3])
 local out = {}
 local touchedSnap, touchedBusy = false, false
+local seen = {}
 for i = 5, #ARGV, 3 do
   local f, st, r = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
   local verdict = 0
@@ -120,6 +107,9 @@ for i = 5, #ARGV, 3 do
         decided = true
       elseif state == st and rcv >= cutoff then
         redis.call('HSET', KEYS[1], f, state .. '|' .. ARGV[i + 2] .. '|' .. ARGV[1])
+        local k = liveKey(state, providerOf(f))
+        redis.call('ZADD', k, now, f)
+        if not seen[k] then seen[k] = providerOf(f) end
         touchedSnap = true
         verdict = 1
         decided = true
@@ -132,47 +122,17 @@ for i = 5, #ARGV, 3 do
   end
   out[#out + 1] = verdict
 end
-if touchedSnap then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+if touchedSnap then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  for k, provider in pairs(seen) do
+    redis.call('PEXPIRE', k, ARGV[4])
+    redis.call('HSET', prefix .. 'last', provider, ARGV[1])
+  end
+  redis.call('PEXPIRE', prefix .. 'last', ARGV[4])
+  redis.call('PEXPIRE', prefix .. 'built', ARGV[4])
+end
 if touchedBusy then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 return out
-`,
-);
-
-/**
- * After a slow report. KEYS: snap, busy. ARGV: field, state ('' when nothing committed),
- * reportedAtMs, receivedAtMs, keyTtlMs, lift ('1': lift one busy mark). Stores what Postgres
- * committed, unless the stored entry is newer.
- */
-export const BREAKER_SETTLE_SCRIPT = luaScript(
-  "breaker-settle",
-  `${PARSE}
-local f = ARGV[1]
-local busy = ARGV[6] == '1' and redis.call('HGET', KEYS[2], f)
-if busy then
-  local sep = string.find(busy, '|', 1, true)
-  local n = tonumber(string.sub(busy, 1, sep - 1)) - 1
-  if n <= 0 then redis.call('HDEL', KEYS[2], f)
-  else redis.call('HSET', KEYS[2], f, n .. '|' .. string.sub(busy, sep + 1)) end
-end
-if ARGV[2] == '' then return 0 end
-local v = redis.call('HGET', KEYS[1], f)
-if v then
-  local _, at = parse(v)
-  if at > tonumber(ARGV[3]) then return 0 end
-end
-redis.call('HSET', KEYS[1], f, ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
-`,
-);
-
-/** Forgets snapshots (pruned rows): KEYS: snap, busy. ARGV: fields. */
-export const BREAKER_FORGET_SCRIPT = luaScript(
-  "breaker-forget",
-  `
-redis.call('HDEL', KEYS[1], unpack(ARGV))
-redis.call('HDEL', KEYS[2], unpack(ARGV))
-return 1
 `,
 );
 
@@ -294,13 +254,12 @@ export class BreakerReportIntake {
       return "late";
     }
     this.counts.slow++;
-    let stored: StoredSnapshot | undefined;
     try {
+      // recordBreakerReports stores what it committed in Redis before it answers.
       const r = await this.transactional(i);
-      stored = r.stored;
       return r.transition ? "transition" : r.applied ? "applied" : "unchanged";
     } finally {
-      void this.settle(i.projectId, field, stored);
+      void this.lift(i.projectId, field);
     }
   }
 
@@ -413,32 +372,13 @@ export class BreakerReportIntake {
   }
 
   /**
-   * Stores what Postgres committed and, after a slow report, lifts its busy mark. Best effort: a
-   * lost settle leaves a mark that lapses, and until then the instance's reports take the slow path.
+   * Lifts a slow report's busy mark. Best effort: a lost lift leaves a mark that lapses, and until
+   * then the instance's reports take the slow path.
    */
-  private settle(
-    projectId: string,
-    field: string,
-    stored: StoredSnapshot | undefined,
-    liftBusy = true,
-  ): Promise<void> {
-    const keys = fleetKeys(projectId);
-    return runBudgetScript(
-      this.deps.redis,
-      BREAKER_SETTLE_SCRIPT,
-      [keys.snap, keys.busy],
-      [
-        field,
-        stored?.state ?? "",
-        String(stored?.reportedAt.getTime() ?? 0),
-        String(stored?.receivedAt.getTime() ?? 0),
-        String(SNAPSHOT_KEY_TTL_MS),
-        liftBusy ? "1" : "0",
-      ],
-    ).then(
+  private lift(projectId: string, field: string): Promise<void> {
+    return runBudgetScript(this.deps.redis, BREAKER_LIFT_SCRIPT, [fleetKeys(projectId).busy], [field]).then(
       () => undefined,
-      (err: unknown) =>
-        this.deps.log.warn({ err, projectId }, "breaker snapshot not settled in Redis; its mark lapses"),
+      (err: unknown) => this.deps.log.warn({ err, projectId }, "breaker busy mark not lifted; it lapses"),
     );
   }
 
@@ -579,9 +519,9 @@ export class BreakerReportIntake {
     const worker = async () => {
       while (next < refused.length) {
         const h = refused[next++]!;
-        const field = snapshotField(h.provider, h.sdkInstanceId);
         try {
-          const r = await recordBreakerReport(this.deps, {
+          // Redis follows what Postgres now holds: recordBreakerReport settles it.
+          await recordBreakerReport(this.deps, {
             projectId: h.projectId,
             provider: h.provider,
             sdkInstanceId: h.sdkInstanceId,
@@ -591,8 +531,6 @@ export class BreakerReportIntake {
             reportedAt: h.reportedAt,
           });
           replayed++;
-          // Redis follows what Postgres now holds (this replay set no busy mark).
-          await this.settle(h.projectId, field, r.stored, false);
         } catch (err) {
           h.attempts = (h.attempts ?? 0) + 1;
           if (h.attempts >= MAX_REPLAY_ATTEMPTS) {

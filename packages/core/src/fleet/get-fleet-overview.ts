@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
+import { type LiveCounts, liveCounts, liveCountsKey } from "./fleet-counts";
 import {
   DEFAULT_RECOVERY_WINDOW_SECONDS,
   FALLBACK_SERVING_WINDOW_SECONDS,
@@ -54,7 +55,7 @@ export interface FleetOverviewDto {
   totals: Record<ProviderStatus, number>;
 }
 
-interface Row {
+export interface Row {
   project_id: string;
   provider: string;
   healthy: number;
@@ -85,51 +86,13 @@ export async function getFleetOverview(
   if (ctx.organizationId && ctx.organizationId !== input.organizationId) throw notFound("Organization");
   const now = input.now ?? new Date();
   const staleMs = ctx.config.BREAKER_STALE_SECONDS * 1000;
-  const cutoff = new Date(now.getTime() - staleMs);
-  const probeCutoff = new Date(now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000);
-  const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
   const allProjects = await ctx.db.project.findMany({
     where: { organizationId: input.organizationId, archivedAt: null },
     select: { id: true, name: true },
     orderBy: { name: "asc" },
   });
   const ids = allProjects.map((p) => p.id);
-  const rows =
-    ids.length === 0
-      ? []
-      : await ctx.db.$queryRaw<Row[]>`
-    WITH fallback AS (
-      SELECT project_id, sdk_instance_id, requested_provider AS provider, max("timestamp") AS last_served
-      FROM metadata_events
-      WHERE project_id = ANY(${ids}::text[]) AND "timestamp" >= ${servingSince}
-        AND is_provider_fallback AND status = 'success'
-        AND requested_provider IS NOT NULL AND requested_provider <> provider
-      GROUP BY 1, 2, 3
-    ), snap AS (
-      SELECT s.project_id, s.provider, s.state, s.received_at, s.state_since, s.open_episode_id,
-        s.received_at >= ${cutoff} AS live, f.last_served
-      FROM breaker_snapshots s
-      LEFT JOIN fallback f
-        ON f.project_id = s.project_id AND f.sdk_instance_id = s.sdk_instance_id AND f.provider = s.provider
-      WHERE s.project_id = ANY(${ids}::text[])
-    )
-    SELECT project_id, provider,
-      count(*) FILTER (WHERE live AND state = 'closed')::int AS healthy,
-      count(*) FILTER (WHERE live AND state = 'open')::int AS down,
-      count(*) FILTER (WHERE live AND state = 'half_open')::int AS recovering,
-      count(*) FILTER (WHERE NOT live)::int AS stale,
-      count(*) FILTER (WHERE open_episode_id IS NOT NULL)::int AS open_episodes,
-      min(state_since) FILTER (WHERE live AND state = 'open') AS down_since,
-      min(state_since) FILTER (WHERE live AND state = 'half_open') AS recovering_since,
-      max(received_at) AS last_report,
-      min(received_at) FILTER (WHERE live) AS oldest_live,
-      count(*) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
-        AND last_served >= state_since)::int AS unprobed,
-      min(state_since) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
-        AND last_served >= state_since) AS unprobed_since
-    FROM snap
-    GROUP BY project_id, provider`;
-
+  const rows = ids.length === 0 ? [] : await fleetRows(ctx, ids, now);
   const allProviders = [...new Set(rows.map((r) => r.provider))].sort();
   const wantProviders = input.providers?.length ? new Set(input.providers) : null;
   const wantProjects = input.projectIds?.length ? new Set(input.projectIds) : null;
@@ -215,4 +178,144 @@ export async function getFleetOverview(
     projects,
     totals,
   };
+}
+
+/**
+ * One row per (project, provider) that has snapshots: live counts from Redis (fleet-counts.ts),
+ * the stale count from the database's per (project, provider) totals, and the figures of instances
+ * that are not closed (since when Down or Recovering, open episodes, unprobed) from the rows a
+ * partial index holds. Projects Redis cannot count are aggregated from their snapshots instead.
+ */
+export async function fleetRows(ctx: Ctx, ids: string[], now: Date): Promise<Row[]> {
+  const staleMs = ctx.config.BREAKER_STALE_SECONDS * 1000;
+  const totals = await ctx.db.$queryRaw<{ project_id: string; provider: string; total: number }[]>`
+    SELECT project_id, provider, total FROM breaker_snapshot_totals
+    WHERE project_id = ANY(${ids}::text[]) AND total > 0`;
+  const providersByProject = new Map<string, string[]>();
+  for (const t of totals) {
+    const list = providersByProject.get(t.project_id);
+    if (list) list.push(t.provider);
+    else providersByProject.set(t.project_id, [t.provider]);
+  }
+  const live = ctx.redis
+    ? await liveCounts({ ...ctx, redis: ctx.redis }, providersByProject, now)
+    : new Map<string, LiveCounts>();
+  const counted = new Set<string>();
+  const uncounted: string[] = [];
+  for (const [projectId, providers] of providersByProject) {
+    if (providers.every((p) => live.has(liveCountsKey(projectId, p)))) counted.add(projectId);
+    else uncounted.push(projectId);
+  }
+  const [unhealthy, aggregated] = await Promise.all([
+    counted.size === 0 ? [] : unhealthyRows(ctx, [...counted], now),
+    uncounted.length === 0 ? [] : aggregateRows(ctx, uncounted, now),
+  ]);
+  const byKey = new Map(unhealthy.map((r) => [liveCountsKey(r.project_id, r.provider), r]));
+  const rows: Row[] = aggregated;
+  for (const t of totals) {
+    if (!counted.has(t.project_id)) continue;
+    const key = liveCountsKey(t.project_id, t.provider);
+    const l = live.get(key)!;
+    const u = byKey.get(key);
+    const liveTotal = l.healthy + l.down + l.recovering;
+    rows.push({
+      project_id: t.project_id,
+      provider: t.provider,
+      healthy: l.healthy,
+      down: l.down,
+      recovering: l.recovering,
+      stale: Math.max(0, t.total - liveTotal),
+      open_episodes: u?.open_episodes ?? 0,
+      down_since: l.down > 0 ? (u?.down_since ?? null) : null,
+      recovering_since: l.recovering > 0 ? (u?.recovering_since ?? null) : null,
+      last_report: new Date(l.lastSeenMs ?? now.getTime() - staleMs),
+      oldest_live: l.oldestLiveMs === null ? null : new Date(l.oldestLiveMs),
+      unprobed: u?.unprobed ?? 0,
+      unprobed_since: u?.unprobed_since ?? null,
+    });
+  }
+  return rows;
+}
+
+type UnhealthyRow = Pick<
+  Row,
+  | "project_id"
+  | "provider"
+  | "open_episodes"
+  | "down_since"
+  | "recovering_since"
+  | "unprobed"
+  | "unprobed_since"
+>;
+
+/** The figures of instances that are not closed, from the rows the partial index holds. */
+function unhealthyRows(ctx: Ctx, ids: string[], now: Date): Promise<UnhealthyRow[]> {
+  const cutoff = new Date(now.getTime() - ctx.config.BREAKER_STALE_SECONDS * 1000);
+  const probeCutoff = new Date(now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000);
+  const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
+  return ctx.db.$queryRaw<UnhealthyRow[]>`
+    WITH snap AS (
+      SELECT project_id, provider, sdk_instance_id, state, state_since, open_episode_id,
+        received_at >= ${cutoff} AS live
+      FROM breaker_snapshots
+      WHERE project_id = ANY(${ids}::text[]) AND state <> 'closed'
+    ), fallback AS (
+      SELECT project_id, sdk_instance_id, requested_provider AS provider, max("timestamp") AS last_served
+      FROM metadata_events
+      WHERE project_id = ANY(${ids}::text[]) AND "timestamp" >= ${servingSince}
+        AND is_provider_fallback AND status = 'success'
+        AND requested_provider IS NOT NULL AND requested_provider <> provider
+      GROUP BY 1, 2, 3
+    )
+    SELECT s.project_id, s.provider,
+      count(*) FILTER (WHERE open_episode_id IS NOT NULL)::int AS open_episodes,
+      min(state_since) FILTER (WHERE live AND state = 'open') AS down_since,
+      min(state_since) FILTER (WHERE live AND state = 'half_open') AS recovering_since,
+      count(*) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
+        AND last_served >= state_since)::int AS unprobed,
+      min(state_since) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
+        AND last_served >= state_since) AS unprobed_since
+    FROM snap s
+    LEFT JOIN fallback f
+      ON f.project_id = s.project_id AND f.sdk_instance_id = s.sdk_instance_id AND f.provider = s.provider
+    GROUP BY s.project_id, s.provider`;
+}
+
+/** Every figure aggregated from the projects' snapshots (when Redis cannot count them). */
+function aggregateRows(ctx: Ctx, ids: string[], now: Date): Promise<Row[]> {
+  const cutoff = new Date(now.getTime() - ctx.config.BREAKER_STALE_SECONDS * 1000);
+  const probeCutoff = new Date(now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000);
+  const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
+  return ctx.db.$queryRaw<Row[]>`
+    WITH fallback AS (
+      SELECT project_id, sdk_instance_id, requested_provider AS provider, max("timestamp") AS last_served
+      FROM metadata_events
+      WHERE project_id = ANY(${ids}::text[]) AND "timestamp" >= ${servingSince}
+        AND is_provider_fallback AND status = 'success'
+        AND requested_provider IS NOT NULL AND requested_provider <> provider
+      GROUP BY 1, 2, 3
+    ), snap AS (
+      SELECT s.project_id, s.provider, s.state, s.received_at, s.state_since, s.open_episode_id,
+        s.received_at >= ${cutoff} AS live, f.last_served
+      FROM breaker_snapshots s
+      LEFT JOIN fallback f
+        ON f.project_id = s.project_id AND f.sdk_instance_id = s.sdk_instance_id AND f.provider = s.provider
+      WHERE s.project_id = ANY(${ids}::text[])
+    )
+    SELECT project_id, provider,
+      count(*) FILTER (WHERE live AND state = 'closed')::int AS healthy,
+      count(*) FILTER (WHERE live AND state = 'open')::int AS down,
+      count(*) FILTER (WHERE live AND state = 'half_open')::int AS recovering,
+      count(*) FILTER (WHERE NOT live)::int AS stale,
+      count(*) FILTER (WHERE open_episode_id IS NOT NULL)::int AS open_episodes,
+      min(state_since) FILTER (WHERE live AND state = 'open') AS down_since,
+      min(state_since) FILTER (WHERE live AND state = 'half_open') AS recovering_since,
+      max(received_at) AS last_report,
+      min(received_at) FILTER (WHERE live) AS oldest_live,
+      count(*) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
+        AND last_served >= state_since)::int AS unprobed,
+      min(state_since) FILTER (WHERE live AND state = 'open' AND state_since < ${probeCutoff}
+        AND last_served >= state_since) AS unprobed_since
+    FROM snap
+    GROUP BY project_id, provider`;
 }

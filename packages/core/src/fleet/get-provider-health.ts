@@ -17,6 +17,7 @@ import {
   unprobedNote,
   uptimeBars,
 } from "./fleet-status";
+import { fleetRows } from "./get-fleet-overview";
 
 export const getProviderHealthInput = z.object({
   projectId: z.string().min(1),
@@ -256,9 +257,13 @@ export async function getProviderHealth(
     if (end > from) segments.push({ from, to: end, state });
   }
 
-  const counts: InstanceCounts = { healthy: 0, down: 0, recovering: 0, stale: 0 };
+  // The headline figures come from the per (project, provider) counts (fleet-counts.ts), like the
+  // overview's cell, so they never scan the fleet and always agree with the grid.
+  const row = (await fleetRows(ctx, [project.id], now)).find((r) => r.provider === input.provider);
+  const counts: InstanceCounts = row
+    ? { healthy: row.healthy, down: row.down, recovering: row.recovering, stale: row.stale }
+    : { healthy: 0, down: 0, recovering: 0, stale: 0 };
   const probeCutoff = now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000;
-  let longestUnprobedSince: number | null = null;
   const instances = snapshots.map((s) => {
     const stale = s.receivedAt.getTime() < cutoff;
     const served = lastServed.get(s.sdkInstanceId) ?? null;
@@ -269,16 +274,6 @@ export async function getProviderHealth(
       s.stateSince.getTime() < probeCutoff &&
       served !== null &&
       served.getTime() >= s.stateSince.getTime();
-    if (
-      unprobed &&
-      s.stateSince &&
-      (longestUnprobedSince === null || s.stateSince.getTime() < longestUnprobedSince)
-    )
-      longestUnprobedSince = s.stateSince.getTime();
-    if (stale) counts.stale++;
-    else if (s.state === "closed") counts.healthy++;
-    else if (s.state === "open") counts.down++;
-    else counts.recovering++;
     return {
       sdkInstanceId: s.sdkInstanceId,
       state: s.state,
@@ -334,8 +329,9 @@ export async function getProviderHealth(
       episodeId: t.episodeId,
     })),
     uptime: uptimeBars(segments, now.getTime(), input.days),
-    unprobedNote:
-      longestUnprobedSince === null ? null : unprobedNote((now.getTime() - longestUnprobedSince) / 1000),
+    unprobedNote: row?.unprobed_since
+      ? unprobedNote((now.getTime() - row.unprobed_since.getTime()) / 1000)
+      : null,
     range: input.range,
     timeline,
     failoverFeed: feed.map((e) => ({

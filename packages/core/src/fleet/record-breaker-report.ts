@@ -9,6 +9,7 @@ import { enqueueWebhookDeliveries } from "../webhooks/record-webhook-event";
 import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
 import { CIRCUIT_STATES, type CircuitState, durationSeconds, fleetDashboardUrl } from "./breaker-state";
 import { type FleetChange, publishFleetChanges } from "./fleet-live";
+import { settleSnapshots } from "./fleet-redis";
 
 /** How far ahead of this server's clock a report may be dated (SDK clocks drift; more is refused). */
 export const BREAKER_REPORT_MAX_FUTURE_MS = 5 * 60_000;
@@ -164,6 +165,21 @@ export async function recordBreakerReports(
   if (inputs.length === 0) return [];
 
   const outcomes = await transactWithRetry(() => deps.db.$transaction((tx) => judge(deps, tx, inputs, now)));
+  if (deps.redis) {
+    // Redis holds what was committed before anyone hears of it: the intake judges the next reports
+    // against it, and a page the live push below refetches counts from it (fleet-counts.ts).
+    await settleSnapshots(
+      deps.redis,
+      inputs.map((i, n) => ({
+        projectId: i.projectId,
+        provider: i.provider,
+        sdkInstanceId: i.sdkInstanceId,
+        ...outcomes[n]!.stored,
+      })),
+    ).catch((err: unknown) =>
+      deps.log.warn({ err }, "breaker snapshots not settled in Redis; their next reports settle them"),
+    );
+  }
 
   const changes = inputs.flatMap((i, n) => {
     const o = outcomes[n]!;
