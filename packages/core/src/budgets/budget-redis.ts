@@ -1,4 +1,10 @@
-import { createRedisClient, isCluster, type RedisClient, type RedisTarget } from "@breakwater/queue";
+import {
+  createRedisClient,
+  isCluster,
+  type RedisClient,
+  type RedisTarget,
+  whenReady,
+} from "@breakwater/queue";
 import type { Command, Redis, RedisOptions } from "ioredis";
 import { DomainError } from "../errors";
 
@@ -239,4 +245,26 @@ export async function withRedis<T>(
   } catch (err) {
     throw asBudgetUnavailable(err);
   }
+}
+
+const globalForBudgetRedis = globalThis as unknown as {
+  __breakwaterSharedBudgetRedis?: Map<string, RedisClient>;
+};
+
+/**
+ * A fail-fast budget Redis client per target, shared by the process, for processes whose deps carry
+ * none (the dashboard reads leases and fleet counts with it). Waits (bounded) for a fresh client's
+ * connection: its commands fail fast until then.
+ */
+export async function sharedBudgetRedis(target: RedisTarget): Promise<RedisClient> {
+  globalForBudgetRedis.__breakwaterSharedBudgetRedis ??= new Map();
+  const id = JSON.stringify([target.REDIS_URL, target.REDIS_CLUSTER_NODES ?? null]);
+  let client = globalForBudgetRedis.__breakwaterSharedBudgetRedis.get(id);
+  if (!client) {
+    client = createBudgetRedis(target);
+    client.on("error", () => {}); // reconnects by itself; reads answer BUDGET_UNAVAILABLE meanwhile
+    globalForBudgetRedis.__breakwaterSharedBudgetRedis.set(id, client);
+  }
+  await whenReady(client, 1_000);
+  return client;
 }

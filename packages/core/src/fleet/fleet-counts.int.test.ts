@@ -6,7 +6,8 @@ import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
 import { BREAKER_FORGET_SCRIPT, BreakerReportIntake, fleetKeys, snapshotField } from "./breaker-heartbeats";
 import type { CircuitState } from "./breaker-state";
-import { getFleetOverview } from "./get-fleet-overview";
+import { liveCounts } from "./fleet-counts";
+import { aggregateRows, fleetRows, getFleetOverview, type Row } from "./get-fleet-overview";
 import { getProviderHealth } from "./get-provider-health";
 
 const STALE_S = 60;
@@ -40,28 +41,31 @@ describe("fleet counts from Redis", () => {
   it("agree with the database's aggregate through transitions, heartbeats, staleness, prune and a Redis restart", async () => {
     const { org, project } = await seedProject(deps, "team");
     const intake = new BreakerReportIntake(deps, { flushMs: 60_000 });
-    const viewer = {
+    const viewer: Ctx = {
+      ...deps,
       actor: { type: "user", userId: "u", isOperator: false },
       organizationId: org.id,
-    } as const;
-    // The same reads with Redis (counted) and without (aggregated from the snapshots).
-    const counted: Ctx = { ...deps, ...viewer, role: "viewer" };
-    const aggregated: Ctx = { ...base, ...viewer, role: "viewer" };
+      role: "viewer",
+    };
+    const sorted = (rows: Row[]) =>
+      [...rows].sort((a, b) => a.provider.localeCompare(b.provider)).map((r) => ({ ...r }));
+    // Every figure counted (Redis + totals + the not-closed rows) against the same aggregated from
+    // the snapshots, and the pages built on them.
     const compare = async (now: Date) => {
-      const a = await getFleetOverview(counted, { organizationId: org.id, now });
-      const b = await getFleetOverview(aggregated, { organizationId: org.id, now });
-      expect(a).toEqual(b);
+      const counted = await fleetRows(viewer, [project.id], now);
+      expect(counted).toHaveLength(2);
+      expect(sorted(counted)).toEqual(sorted(await aggregateRows(viewer, [project.id], now)));
+      const grid = await getFleetOverview(viewer, { organizationId: org.id, now });
       for (const provider of ["openai", "anthropic"]) {
-        const pa = await getProviderHealth(counted, { projectId: project.id, provider, now, days: 2 });
-        const pb = await getProviderHealth(aggregated, { projectId: project.id, provider, now, days: 2 });
-        expect([pa.counts, pa.status, pa.summary, pa.unprobedNote]).toEqual([
-          pb.counts,
-          pb.status,
-          pb.summary,
-          pb.unprobedNote,
+        const page = await getProviderHealth(viewer, { projectId: project.id, provider, now, days: 2 });
+        const cell = grid.projects[0]!.cells[provider]!;
+        expect([page.counts, page.status, page.summary]).toEqual([
+          { healthy: cell.healthy, down: cell.down, recovering: cell.recovering, stale: cell.stale },
+          cell.status,
+          cell.summary,
         ]);
       }
-      return a.projects[0]!.cells;
+      return grid.projects[0]!.cells;
     };
     let clock = Date.now() - 20_000;
     const report = (provider: string, inst: string, state: CircuitState) =>
@@ -92,6 +96,8 @@ describe("fleet counts from Redis", () => {
 
     const now = new Date();
     const cells = await compare(now);
+    // Counted from Redis, not aggregated: the project's sets are complete and answer.
+    expect((await liveCounts(deps, new Map([[project.id, ["openai"]]]), now)).size).toBe(1);
     expect(cells.openai).toMatchObject({ healthy: 3, down: 3, recovering: 3, stale: 0 });
     expect(cells.anthropic).toMatchObject({ healthy: 3, down: 1, stale: 0, status: "Down" });
     // Past the stale window of the first reports but not of the heartbeats: only those are live.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sharedBudgetRedis } from "../budgets/budget-redis";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
 import { type LiveCounts, liveCounts, liveCountsKey } from "./fleet-counts";
@@ -197,9 +198,12 @@ export async function fleetRows(ctx: Ctx, ids: string[], now: Date): Promise<Row
     if (list) list.push(t.provider);
     else providersByProject.set(t.project_id, [t.provider]);
   }
-  const live = ctx.redis
-    ? await liveCounts({ ...ctx, redis: ctx.redis }, providersByProject, now)
-    : new Map<string, LiveCounts>();
+  // The dashboard's deps carry no Redis client: it reads with the process's shared one.
+  const redis = ctx.redis ?? (await sharedBudgetRedis(ctx.config));
+  const live =
+    providersByProject.size === 0
+      ? new Map<string, LiveCounts>()
+      : await liveCounts({ ...ctx, redis }, providersByProject, now);
   const counted = new Set<string>();
   const uncounted: string[] = [];
   for (const [projectId, providers] of providersByProject) {
@@ -282,7 +286,7 @@ function unhealthyRows(ctx: Ctx, ids: string[], now: Date): Promise<UnhealthyRow
 }
 
 /** Every figure aggregated from the projects' snapshots (when Redis cannot count them). */
-function aggregateRows(ctx: Ctx, ids: string[], now: Date): Promise<Row[]> {
+export function aggregateRows(ctx: Ctx, ids: string[], now: Date): Promise<Row[]> {
   const cutoff = new Date(now.getTime() - ctx.config.BREAKER_STALE_SECONDS * 1000);
   const probeCutoff = new Date(now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000);
   const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
