@@ -3,8 +3,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createBudgetRedis } from "../budgets/budget-redis";
 import { newId } from "../ids";
 import { seedProject, testDeps } from "../testing/fleet";
-import { BreakerReportIntake, type BreakerReportPath, fleetKeys, snapshotField } from "./breaker-heartbeats";
+import { BreakerReportIntake, type BreakerReportPath } from "./breaker-heartbeats";
 import type { CircuitState } from "./breaker-state";
+import { fleetKeys, snapshotField } from "./fleet-redis";
 
 const base = testDeps({ BREAKER_STALE_SECONDS: "60" });
 const redis = createBudgetRedis(base.config);

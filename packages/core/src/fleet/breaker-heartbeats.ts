@@ -15,14 +15,6 @@ import {
   recordBreakerReports,
 } from "./record-breaker-report";
 
-export {
-  BREAKER_FORGET_SCRIPT,
-  BREAKER_SETTLE_SCRIPT,
-  fleetKeys,
-  SNAPSHOT_KEY_TTL_MS,
-  snapshotField,
-} from "./fleet-redis";
-
 /**
  * The breaker-report intake of one SDK API process: the heartbeat fast path in front of the
  * transactional `recordBreakerReport`.

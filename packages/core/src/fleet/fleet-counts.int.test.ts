@@ -4,9 +4,10 @@ import { createBudgetRedis } from "../budgets/budget-redis";
 import { runScript } from "../budgets/lua";
 import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
-import { BREAKER_FORGET_SCRIPT, BreakerReportIntake, fleetKeys, snapshotField } from "./breaker-heartbeats";
+import { BreakerReportIntake } from "./breaker-heartbeats";
 import type { CircuitState } from "./breaker-state";
 import { liveCounts } from "./fleet-counts";
+import { BREAKER_FORGET_SCRIPT, fleetKeys, snapshotField } from "./fleet-redis";
 import { aggregateRows, fleetRows, getFleetOverview, type Row } from "./get-fleet-overview";
 import { getProviderHealth } from "./get-provider-health";
 

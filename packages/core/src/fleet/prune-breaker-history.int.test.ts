@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createBudgetRedis } from "../budgets/budget-redis";
 import { newId } from "../ids";
 import { seedProject, testDeps } from "../testing/fleet";
-import { fleetKeys, snapshotField } from "./breaker-heartbeats";
+import { fleetKeys, snapshotField } from "./fleet-redis";
 import { pruneBreakerHistory } from "./prune-breaker-history";
 
 const base = testDeps({ BREAKER_SNAPSHOT_RETENTION_DAYS: "7" });

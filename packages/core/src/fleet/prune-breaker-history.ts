@@ -1,7 +1,7 @@
 import { runScript } from "../budgets/lua";
 import type { Deps } from "../context";
 import { retentionByProject } from "../usage/apply-usage-retention";
-import { BREAKER_FORGET_SCRIPT, fleetKeys, snapshotField } from "./breaker-heartbeats";
+import { BREAKER_FORGET_SCRIPT, fleetKeys, snapshotField } from "./fleet-redis";
 
 const DAY_MS = 86_400_000;
 
