@@ -282,7 +282,12 @@ async function main() {
         successCount: open ? 0 : 3,
         reportedAt: new Date(t0 + ++seq),
       });
-      for (const id of r.eventIds) sentAt.set(id, started);
+      for (const id of r.eventIds) {
+        // An idle worker can deliver before the call returns: then the latency is known already.
+        const arrived = receivedAt.get(id);
+        if (arrived === undefined) sentAt.set(id, started);
+        else latencies[phase]?.push(arrived - started);
+      }
       return { reportMs: Date.now() - started, events: r.eventIds.length };
     };
     const waitDelivered = async (n: number, ms: number) => {
