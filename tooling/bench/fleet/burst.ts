@@ -40,8 +40,10 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
 };
 
-async function startSdkApi(
+/** A lean SDK API process of its own on a free port, up and answering /health. */
+export async function startSdkApi(
   env: Record<string, string | undefined>,
+  cpuProfDir?: string,
 ): Promise<{ port: number; proc: ChildProcess }> {
   const port = await freePort(3600, 3699);
   // --cpu-prof <dir>: a V8 CPU profile of the SDK API process, written when it stops.

@@ -39,6 +39,7 @@ import { createToolDeps } from "../../src/deps";
 import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
 import { runBurst } from "./burst";
+import { type FlowHandle, startHeartbeatFlow } from "./flow";
 import { measureLiveUpdates } from "./live";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,6 +64,11 @@ const { values: flags } = parseArgs({
      */
     stale: { type: "string" },
     reuse: { type: "boolean", default: false },
+    /**
+     * With --stale: heartbeats a second the seeded fleet sends while the reads and the live updates
+     * are measured (a process of its own against an SDK API process of its own; 0 = none).
+     */
+    heartbeats: { type: "string", default: "5000" },
   },
 });
 const INSTANCES = Number(flags.instances);
@@ -234,6 +240,20 @@ async function main() {
       await admin.end();
       log(`\n  seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
+    let flow: FlowHandle | null = null;
+    if (sqlSeed && Number(flags.heartbeats) > 0) {
+      flow = await startHeartbeatFlow({
+        databaseUrl,
+        env,
+        redisUrl: redis.url,
+        projects,
+        perProject,
+        providers: PROVIDERS,
+        rate: Number(flags.heartbeats),
+        log,
+        cleanups,
+      });
+    }
     log(
       `seed: ${PROJECTS} projects × ${perProject} instances × ${PROVIDERS.length} providers through the simulator…`,
     );
@@ -324,7 +344,9 @@ async function main() {
       });
     }
 
+    const heartbeats = flow ? await flow.stop() : null;
     const result = {
+      heartbeats,
       snapshots,
       instances: fleet?.instances,
       reporting_projects: fleet?.projects,
@@ -348,6 +370,7 @@ async function main() {
     log(row("provider page (server)", result.provider_page_ms));
     log(row("incidents page (server)", result.incidents_page_ms));
     log(row("report → page update", result.live_update_ms));
+    if (heartbeats) log(`meanwhile heartbeats: ${JSON.stringify(heartbeats)}`);
     process.stdout.write(`JSON ${JSON.stringify(result)}\n`);
     mkdirSync(path.join(here, "results"), { recursive: true });
     writeFileSync(path.join(here, "results", "latest.json"), `${JSON.stringify(result, null, 2)}\n`);

@@ -93,12 +93,37 @@ return 1
 `,
 );
 
-/** Rows per rebuild script call. */
-const REBUILD_CHUNK = 3_000;
+/**
+ * Rows per rebuild script call: small enough that the reports judged meanwhile (the same Redis)
+ * never wait long behind one, and that many projects rebuilt at once stay within the deadline.
+ */
+const REBUILD_CHUNK = 500;
+/** A rebuild's script calls queue behind other projects' rebuilds: a deadline of their own. */
+const REBUILD_TIMEOUT_MS = 5_000;
 /** A rebuild's claim on a project lapses after this (its reader died, say). */
 const REBUILD_LEASE_MS = 60_000;
 
 const keyOf = (projectId: string, provider: string) => `${projectId}\u0000${provider}`;
+
+/**
+ * Rebuilds one process runs at once: each reads a project's live rows (15,000 at 100,000
+ * instances over 20 projects) and turns them into script calls; twenty at once kept the event
+ * loop busy past the Redis command deadline of everything else in flight.
+ */
+const MAX_REBUILDS = 2;
+let rebuildsRunning = 0;
+const rebuildQueue: (() => void)[] = [];
+
+async function withRebuildSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (rebuildsRunning >= MAX_REBUILDS) await new Promise<void>((r) => rebuildQueue.push(r));
+  rebuildsRunning++;
+  try {
+    return await run();
+  } finally {
+    rebuildsRunning--;
+    rebuildQueue.shift()?.();
+  }
+}
 
 /**
  * Live counts per (project, provider) for the given projects' providers, from Redis. A project
@@ -118,7 +143,7 @@ export async function liveCounts(
       if (providers.length === 0) return;
       try {
         let reply = await count(deps.redis, projectId, providers, cutoff);
-        if (reply === null && (await rebuild(deps, projectId, now))) {
+        if (reply === null && (await withRebuildSlot(() => rebuild(deps, projectId, now)))) {
           reply = await count(deps.redis, projectId, providers, cutoff);
         }
         if (reply === null) return;
@@ -193,7 +218,13 @@ export async function rebuild(
       for (const r of chunk) {
         args.push(snapshotField(r.provider, r.sdk_instance_id), r.state, String(r.received_at.getTime()));
       }
-      await runBudgetScript(deps.redis, FLEET_REBUILD_SCRIPT, [k.snap, k.built, k.last], args);
+      await runBudgetScript(
+        deps.redis,
+        FLEET_REBUILD_SCRIPT,
+        [k.snap, k.built, k.last],
+        args,
+        REBUILD_TIMEOUT_MS,
+      );
       lastArgs.length = 0;
     } while (at < live.length);
     return true;
