@@ -104,6 +104,15 @@ async function serve() {
     onError: (err) => process.stderr.write(`server.mjs: Next.js did not answer: ${err.message}\n`),
   });
 
+  let timeoutMs;
+  try {
+    timeoutMs = wire.shutdownTimeoutMs();
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    nextjs.child.kill("SIGTERM");
+    process.exit(1);
+  }
+
   let stopping = false;
   nextjs.child.once("exit", (code, signal) => {
     if (stopping) return;
@@ -118,27 +127,37 @@ async function serve() {
   server.listen(port, values.hostname, () => {
     process.stdout.write(`Dashboard listening on http://${values.hostname ?? "0.0.0.0"}:${port}\n`);
   });
-  const stop = () => {
-    if (stopping) return; // Ctrl-C reaches this process twice: from the terminal and from the launcher
-    stopping = true;
-    const nextDone = new Promise((resolve) => {
-      if (nextjs.child.exitCode !== null || nextjs.child.signalCode !== null) resolve();
-      else nextjs.child.once("exit", resolve);
+  const stopNext = () =>
+    new Promise((resolve) => {
+      if (nextjs.child.exitCode !== null || nextjs.child.signalCode !== null) return resolve();
+      nextjs.child.once("exit", () => resolve());
+      nextjs.child.kill("SIGTERM");
     });
-    nextjs.child.kill("SIGTERM");
-    server.close(() =>
-      Promise.all([wire.closeSharedWireRuntime(), nextDone]).finally(() => {
-        toNext.close();
-        process.exit(0);
-      }),
-    );
-    server.closeAllConnections();
+  const log = {
+    info: (fields, msg) => process.stdout.write(`server.mjs: ${msg} ${JSON.stringify(fields)}\n`),
+    error: (fields, msg) => process.stderr.write(`server.mjs: ${msg} ${JSON.stringify(fields)}\n`),
   };
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, stop);
+  // Drain the port first (new connections refused, requests in flight answered, Next.js still
+  // running behind it), then stop Next.js and close the SDK runtime; exit within SHUTDOWN_TIMEOUT_MS.
+  // Ctrl-C reaches this process twice (from the terminal and from the launcher): it runs once.
+  const stop = wire.exitOnce({
+    timeoutMs,
+    log,
+    run: async (reason) => {
+      stopping = true;
+      const stopped = wire.stopDashboardPort(server, { timeoutMs, stopApp: stopNext });
+      log.info({ reason, timeoutMs }, "dashboard draining"); // the listener is closed by now
+      const clean = await stopped;
+      toNext.close();
+      log.info({ clean }, "dashboard stopped");
+      return clean;
+    },
+  });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(signal));
   // Started by the launcher above: stop with it, however it ended (even SIGKILL), never orphaned
   // on the port.
   if (process.channel) {
-    process.once("disconnect", stop);
+    process.once("disconnect", () => stop("parent gone"));
     process.channel.unref();
   }
 }

@@ -9,8 +9,10 @@ config.test?.projects?.push({
     name: "int-dashboard",
     isolate: false,
     include: ["src/**/*.int.test.ts"],
-    // The durability suite kills a lean server process of its own: nothing of the port to compare.
+    // The durability suite kills a lean server process of its own, and the process suites signal
+    // processes of their own (the dashboard's port among them): nothing of the port to compare.
     exclude: [
+      "src/**/*.process.int.test.ts",
       "src/**/*.property.int.test.ts",
       "src/**/*.cluster.int.test.ts",
       "src/**/*.durability.int.test.ts",

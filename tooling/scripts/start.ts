@@ -179,18 +179,20 @@ async function main(): Promise<void> {
   }
   if (shuttingDown) return;
 
+  // Each service drains on SIGTERM and exits within SHUTDOWN_TIMEOUT_MS (requests and jobs in
+  // flight finish first); the launcher waits that long plus a margin before SIGKILL.
+  const stopTimeoutMs = config.SHUTDOWN_TIMEOUT_MS + 5_000;
   if (webReady) {
     // `next start` and the dashboard server take port and bind address as flags; others read the env.
     const nextFlags = /^(next start|node server\.mjs)\b/.test(web.scripts.start!)
       ? ["--", "--port", String(port), "--hostname", config.HOST]
       : [];
-    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, 10_000);
+    launch("web", ["run", "-s", "-w", web.name, "start", ...nextFlags], childEnv, stopTimeoutMs);
   }
-  // The worker finishes in-flight deliveries within its own 10 s grace period; give it that plus margin.
   if (workerReady) {
-    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, 20_000);
+    launch("worker", ["run", "-s", "-w", worker.name, "start"], childEnv, stopTimeoutMs);
   }
-  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, 10_000);
+  if (sdk) launch("sdk", ["run", "-s", "-w", sdk.ws.name, sdk.script], childEnv, stopTimeoutMs);
   recordRun();
 
   const local = (p: number) => `http://127.0.0.1:${p}`;

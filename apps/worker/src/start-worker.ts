@@ -142,8 +142,22 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
   if (connection.status === "ready") await registerSchedulers();
 
   const stopping = new AbortController();
+  // The jobs this process holds right now, with their lock tokens: what a shutdown that runs out of
+  // time hands back to the queue.
+  const active = new Map<string, { job: Job; token?: string }>();
+  const tracked =
+    (processor: Processor): Processor =>
+    async (job, token) => {
+      const key = `${job.queueName}:${job.id}`;
+      active.set(key, { job, token });
+      try {
+        return await processor(job, token);
+      } finally {
+        active.delete(key);
+      }
+    };
   const workers = JOB_NAMES.map((name) => {
-    const w = new Worker(name, processors[name](deps, metrics, stopping.signal), {
+    const w = new Worker(name, tracked(processors[name](deps, metrics, stopping.signal)), {
       connection,
       prefix: queuePrefix(config, name),
       concurrency: JOBS[name].concurrency(config),
@@ -248,11 +262,26 @@ export async function startWorker(config: Config, opts: WorkerOptions = {}): Pro
         await withTimeout(Promise.all(workers.map((w) => w.close())), grace, "waiting for active jobs");
         await Promise.allSettled([queues.close(), jobs.close()]);
       } catch (err) {
-        // BullMQ's close(true) would return the pending graceful close, so nothing more is awaited
-        // here: the connections go below and the process exits; the stall check hands the
-        // abandoned jobs to another worker, and delivery claims keep them from being sent twice.
+        // Out of time: the jobs still running go back to their queues now (BullMQ's stall check
+        // would return them only after their lock lapsed, up to 45 s later), for the next worker.
+        // A webhook delivery is idempotent: whatever this process recorded as delivered is never
+        // sent again, and an attempt still in flight keeps its claim (attempt timeout + 10 s), so
+        // the next worker's run waits for it rather than sending alongside it.
         clean = false;
-        log.warn({ err: (err as Error).message }, "abandoning active jobs");
+        const held = [...active.values()];
+        const returned = await withTimeout(
+          Promise.allSettled(held.map(({ job, token }) => job.moveToWait(token))),
+          1_000,
+          "returning active jobs",
+        ).catch(() => []);
+        log.warn(
+          {
+            err: (err as Error).message,
+            returned: returned.filter((r) => r.status === "fulfilled").length,
+            held: held.map(({ job }) => `${job.queueName}:${job.id}`),
+          },
+          "shutdown: active jobs returned to their queues",
+        );
       }
       const rest = async () => {
         // BullMQ never quits a connection it was given.

@@ -62,6 +62,18 @@ export const configSchema = z.object({
   SDK_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   /** Open connections the lean SDK API server accepts at once; further ones are closed on arrival. */
   SDK_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * Processes the lean SDK API server runs on SDK_PORT (node:cluster: a primary accepts and hands
+   * connections round-robin to its workers). Unset: the number of cores, at most 4 (each process
+   * holds its own Postgres pools); `1`: one process, no primary.
+   */
+  SDK_API_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * The longest a server or the worker takes from SIGTERM/SIGINT to exiting: it stops accepting,
+   * lets what is in flight finish (up to this minus 3 s, at least half of it), flushes and closes
+   * its connections in the rest, and exits anyway when the time is up.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   /**
    * Port of the lean SDK API server's Prometheus `/metrics` listener. Unset: no metrics listener —
@@ -204,6 +216,15 @@ export function loadConfigOrExit(): Config {
     }
     throw err;
   }
+}
+
+/**
+ * Of a shutdown bounded by SHUTDOWN_TIMEOUT_MS, how long what is in flight (requests, jobs) may
+ * take: all but the last 3 s, which are left for flushing and closing connections, and never less
+ * than half of it.
+ */
+export function drainBudgetMs(shutdownTimeoutMs: number): number {
+  return Math.max(Math.floor(shutdownTimeoutMs / 2), shutdownTimeoutMs - 3_000);
 }
 
 /** The SDK base URL users should set as SOLWYN_API_URL (no trailing slash). */

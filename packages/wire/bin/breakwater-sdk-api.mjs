@@ -21,5 +21,6 @@ if (existsSync(built)) {
   ];
 }
 const child = spawn(process.execPath, args, { stdio: "inherit" });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+// SIGHUP too: it is the rolling restart of a cluster of workers (SDK_API_WORKERS > 1).
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 0)));

@@ -27,7 +27,14 @@ afterAll(async () => {
 
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...processEnv(), SDK_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    // One process: its SIGKILL is the crash this suite is about (a cluster's workers would exit too).
+    env: {
+      ...processEnv(),
+      SDK_PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      SDK_API_WORKERS: "1",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

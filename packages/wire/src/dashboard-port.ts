@@ -1,8 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ConfigError, configSchema, drainBudgetMs } from "@breakwater/config";
 import { serviceUnavailable, type WireResult } from "./errors";
 import type { WireRequest } from "./http";
 import { sharedWireRuntime } from "./mount";
-import { createWireServer, type WireServerOptions } from "./node-server";
+import { createWireServer, type WireServer, type WireServerOptions } from "./node-server";
 import type { WireRuntime } from "./runtime";
 
 export interface DashboardServerOptions extends Omit<WireServerOptions, "fallback"> {
@@ -21,7 +22,7 @@ export interface DashboardServerOptions extends Omit<WireServerOptions, "fallbac
 export function createDashboardServer(
   app: (msg: IncomingMessage, res: ServerResponse) => void,
   opts: DashboardServerOptions = {},
-): Server {
+): WireServer {
   const build = opts.runtime ?? sharedWireRuntime;
   let runtime: WireRuntime | null = null;
   const booting = (req: WireRequest): Promise<WireResult> =>
@@ -48,3 +49,29 @@ export async function closeSharedWireRuntime(): Promise<void> {
   g.__breakwaterWire = undefined;
   await pending.then((rt) => rt.close()).catch(() => undefined);
 }
+
+/** SHUTDOWN_TIMEOUT_MS from `env` (the dashboard server reads no other setting at start); throws naming it when bad. */
+export function shutdownTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SHUTDOWN_TIMEOUT_MS;
+  const parsed = configSchema.shape.SHUTDOWN_TIMEOUT_MS.safeParse(raw === "" ? undefined : raw);
+  if (!parsed.success) throw new ConfigError("SHUTDOWN_TIMEOUT_MS", parsed.error.issues[0]!.message);
+  return parsed.data;
+}
+
+/**
+ * The dashboard server's stop (apps/web/server.mjs): the port drains first — new connections
+ * refused, SDK requests and pages in flight answered, keep-alive connections closed — while the app
+ * behind it (Next.js) still runs; then the app is stopped and the SDK runtime closed (flushing key
+ * usage and buffered heartbeats). Resolves true when every connection ended by itself. The
+ * listener is closed when this returns (before its first await).
+ */
+export async function stopDashboardPort(
+  server: WireServer,
+  opts: { timeoutMs: number; stopApp: () => Promise<void>; closeRuntime?: () => Promise<void> },
+): Promise<boolean> {
+  const drained = await server.drain(drainBudgetMs(opts.timeoutMs));
+  await Promise.all([(opts.closeRuntime ?? closeSharedWireRuntime)(), opts.stopApp()]);
+  return drained.clean;
+}
+
+export { exitOnce } from "./shutdown";

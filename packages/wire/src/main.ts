@@ -1,45 +1,98 @@
-import { loadConfigOrExit } from "@breakwater/config";
+import cluster from "node:cluster";
+import { drainBudgetMs, loadConfigOrExit } from "@breakwater/config";
+import { createLogger } from "@breakwater/core";
 import { collectDefaultMetrics } from "prom-client";
+import { CLUSTER_MESSAGES, runPrimary, sdkApiWorkerCount } from "./cluster";
 import { createMetricsServer } from "./metrics-server";
 import { createWireServer } from "./node-server";
 import { createWireRuntime } from "./runtime";
+import { exitOnce } from "./shutdown";
 
-// The lean SDK API process: `npm run start -w @breakwater/wire` (SDK_PORT, default 3001).
+// The lean SDK API process: `npm run start -w @breakwater/wire` (SDK_PORT, default 3001). With
+// SDK_API_WORKERS > 1 (default: one per core, at most 4) this process is the cluster's primary and
+// each worker runs this same file; with 1 it serves by itself, as it always did.
 const config = loadConfigOrExit();
-const runtime = await createWireRuntime(config);
-const server = createWireServer(runtime.dispatch, {
-  log: runtime.log,
-  maxConnections: config.SDK_MAX_CONNECTIONS,
-});
-server.listen(config.SDK_PORT, config.HOST, () => {
-  runtime.log.info({ port: config.SDK_PORT, host: config.HOST }, "SDK API listening");
-});
+const workers = sdkApiWorkerCount(config);
 
-// Prometheus metrics on a listener of their own, only when SDK_METRICS_PORT is set: SDK clients
-// reach SDK_PORT, and request counts and process details are no business of theirs.
-let metricsServer: ReturnType<typeof createMetricsServer> | undefined;
-if (config.SDK_METRICS_PORT !== undefined) {
-  collectDefaultMetrics({ register: runtime.metrics.registry });
-  metricsServer = createMetricsServer(() => [runtime.metrics.registry]);
-  metricsServer.listen(config.SDK_METRICS_PORT, config.METRICS_HOST, () => {
-    runtime.log.info(
-      { port: config.SDK_METRICS_PORT, host: config.METRICS_HOST },
-      "SDK API metrics listening",
-    );
-  });
+if (cluster.isPrimary && workers > 1) {
+  runPrimary(config, workers, createLogger(config, "sdk-api"));
+} else {
+  await serve();
 }
 
-let stopping = false;
-const stop = (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  runtime.log.info({ signal }, "SDK API stopping");
-  server.close();
-  server.closeIdleConnections();
-  metricsServer?.close();
-  const force = setTimeout(() => process.exit(0), 5_000);
-  force.unref();
-  runtime.close().finally(() => process.exit(0));
-};
-process.on("SIGTERM", () => stop("SIGTERM"));
-process.on("SIGINT", () => stop("SIGINT"));
+async function serve() {
+  const worker = cluster.isWorker;
+  const timeoutMs = config.SHUTDOWN_TIMEOUT_MS;
+  // A stop asked for while the runtime boots: nothing to drain yet, so exit at once.
+  let stopBeforeReady = false;
+  /** Set once this worker has handed its final counts to the primary (they are summed there now). */
+  let finalSent = false;
+  let stop: (reason: string) => void = () => {
+    stopBeforeReady = true;
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  // SIGHUP replaces the workers of a cluster (the primary's job); a lone process has none to replace.
+  process.on("SIGHUP", () => {
+    if (!worker) runtime?.log.info("SIGHUP ignored: with SDK_API_WORKERS=1 there are no workers to replace");
+  });
+  if (worker) {
+    process.on("message", (m: { cmd?: string; id?: number }) => {
+      if (m?.cmd === CLUSTER_MESSAGES.drain) stop("rolling restart or shutdown (primary)");
+      else if (m?.cmd === CLUSTER_MESSAGES.metrics)
+        void (runtime && !finalSent ? runtime.metrics.registry.getMetricsAsJSON() : Promise.resolve([])).then(
+          (metrics) => process.send?.({ cmd: CLUSTER_MESSAGES.metrics, id: m.id, metrics }),
+        );
+    });
+  }
+
+  let runtime: Awaited<ReturnType<typeof createWireRuntime>> | undefined;
+  runtime = await createWireRuntime(config);
+  if (stopBeforeReady) return;
+  const { log } = runtime;
+  const rt = runtime;
+  const server = createWireServer(runtime.dispatch, { log, maxConnections: config.SDK_MAX_CONNECTIONS });
+
+  // Prometheus metrics on a listener of their own, only when SDK_METRICS_PORT is set: SDK clients
+  // reach SDK_PORT, and request counts and process details are no business of theirs. A cluster's
+  // primary serves them, summed over its workers.
+  let metricsServer: ReturnType<typeof createMetricsServer> | undefined;
+  if (config.SDK_METRICS_PORT !== undefined) {
+    collectDefaultMetrics({ register: runtime.metrics.registry });
+    if (!worker) {
+      metricsServer = createMetricsServer(() => [rt.metrics.registry]);
+      metricsServer.listen(config.SDK_METRICS_PORT, config.METRICS_HOST, () => {
+        log.info({ port: config.SDK_METRICS_PORT, host: config.METRICS_HOST }, "SDK API metrics listening");
+      });
+    }
+  }
+
+  // Stop: drain the server (refuse new connections, finish what is in flight), then close the
+  // runtime, which flushes key usage and the buffered breaker heartbeats; exit within the bound.
+  stop = exitOnce({
+    timeoutMs,
+    log,
+    run: async (reason) => {
+      const draining = server.drain(drainBudgetMs(timeoutMs)); // the listener is closed on return
+      log.info({ reason, drainMs: drainBudgetMs(timeoutMs) }, "SDK API draining");
+      const drained = await draining;
+      metricsServer?.close();
+      await rt.close();
+      if (worker && process.connected) {
+        // The counts of a worker that drained stay in the primary's sums.
+        const metrics = await rt.metrics.registry.getMetricsAsJSON();
+        finalSent = true;
+        await new Promise<void>((r) =>
+          process.send!({ cmd: CLUSTER_MESSAGES.finalMetrics, metrics }, () => r()),
+        );
+      }
+      log.info({ ms: drained.ms, clean: drained.clean }, "SDK API stopped");
+      return drained.clean;
+    },
+  });
+
+  server.listen(config.SDK_PORT, config.HOST, () => {
+    log.info({ port: config.SDK_PORT, host: config.HOST, pid: process.pid }, "SDK API listening");
+  });
+}

@@ -5,6 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
+import { Server as NetServer } from "node:net";
 import type { Logger } from "pino";
 import type { WireResult } from "./errors";
 import { pathOf, type WireRequest } from "./http";
@@ -87,6 +88,28 @@ export function isWirePath(url: string): boolean {
   return path.startsWith("/api/v1/") || path === "/api/v1" || path === "/health" || path === "/health/ready";
 }
 
+export interface DrainResult {
+  /** Every connection ended by itself (false: the ones left were cut at the deadline). */
+  clean: boolean;
+  /** Milliseconds from the start of the drain to its end. */
+  ms: number;
+}
+
+/** A server of the SDK API that can be drained (see `drain`). */
+export interface WireServer extends Server {
+  /**
+   * Stops the server gracefully, once (later calls return the same promise): the listening socket
+   * closes at once, so new connections are refused rather than reset; every response written from
+   * now on says `Connection: close` and its connection closes after it; connections left idle are
+   * closed after `idleGraceMs` (default a tenth of the timeout, at most 1 s), so a request a client
+   * is sending on one just now is still read and answered; the drain resolves when the last
+   * connection has ended, or at `timeoutMs` after cutting the ones left.
+   */
+  drain(timeoutMs: number, idleGraceMs?: number): Promise<DrainResult>;
+  /** True once `drain` has been called. */
+  readonly draining: boolean;
+}
+
 /**
  * The lean SDK API server: node:http in front of the very same handler functions the Next.js
  * routes mount — no framework between the socket and the handler, which is what the budget
@@ -97,24 +120,33 @@ export function isWirePath(url: string): boolean {
 export function createWireServer(
   dispatch: (req: WireRequest) => Promise<WireResult>,
   opts: WireServerOptions = {},
-): Server {
+): WireServer {
   const { log } = opts;
   const headersTimeout = opts.headersTimeoutMs ?? 10_000;
   // Node enforces both timeouts on a sweep (every 30 s by default): a sweep every second, so a
   // slow client is cut off near its deadline rather than up to 30 s later.
   const connectionsCheckingInterval = Math.min(1_000, Math.max(50, headersTimeout / 4));
   const { fallback } = opts;
+  // Set by drain(): every answer written from then on closes its connection (Connection: close).
+  let draining = false;
   const server = createServer({ connectionsCheckingInterval }, (msg, res) => {
-    if (fallback && !isWirePath(msg.url ?? "/")) return fallback(msg, res);
+    if (fallback && !isWirePath(msg.url ?? "/")) {
+      if (draining) res.shouldKeepAlive = false;
+      return fallback(msg, res);
+    }
     dispatch(new NodeWireRequest(msg)).then(
-      (r) => write(res, r),
+      (r) => {
+        if (draining) res.shouldKeepAlive = false;
+        write(res, r);
+      },
       (err: unknown) => {
         log?.error({ err }, "unhandled SDK request failure");
+        if (draining) res.shouldKeepAlive = false;
         if (!res.headersSent) write(res, { status: 500, body: '{"detail":"Internal Server Error"}' });
         else res.destroy();
       },
     );
-  });
+  }) as WireServer;
   // Longer than common load-balancer idle timeouts, so the balancer closes idle connections first.
   server.keepAliveTimeout = 65_000;
   // Since Node 18 the headers timer runs from a request's first byte, not from the idle socket:
@@ -122,5 +154,36 @@ export function createWireServer(
   server.headersTimeout = headersTimeout;
   server.requestTimeout = opts.requestTimeoutMs ?? 30_000;
   server.maxConnections = opts.maxConnections ?? 10_000;
+
+  let drained: Promise<DrainResult> | undefined;
+  Object.defineProperty(server, "draining", { get: () => draining });
+  server.drain = (timeoutMs, idleGraceMs = Math.min(1_000, timeoutMs / 10)) => {
+    drained ??= new Promise<DrainResult>((resolve) => {
+      draining = true;
+      const started = performance.now();
+      let sweep: NodeJS.Timeout | undefined;
+      const finish = (clean: boolean) => {
+        clearTimeout(idle);
+        clearTimeout(deadline);
+        clearInterval(sweep);
+        resolve({ clean, ms: Math.round(performance.now() - started) });
+      };
+      // net.Server's close, not http.Server's: that one also destroys idle keep-alive connections
+      // at once, and a request a client has just sent on one (bytes not yet read) would be reset.
+      // The callback runs once the listener is closed and every connection has ended.
+      NetServer.prototype.close.call(server, () => finish(true));
+      const idle = setTimeout(() => {
+        server.closeIdleConnections();
+        // A response begun before the drain (a dashboard page streamed from Next.js) may still end
+        // with keep-alive: its connection is idle afterwards and goes at the next sweep.
+        sweep = setInterval(() => server.closeIdleConnections(), 100);
+      }, idleGraceMs);
+      const deadline = setTimeout(() => {
+        server.closeAllConnections();
+        finish(false);
+      }, timeoutMs);
+    });
+    return drained;
+  };
   return server;
 }

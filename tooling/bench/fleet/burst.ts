@@ -56,6 +56,7 @@ export async function startSdkApi(
       env: {
         ...env,
         SDK_PORT: String(port),
+        SDK_API_WORKERS: "1",
         HOST: "127.0.0.1",
         NODE_ENV: "production",
         LOG_LEVEL: "warn",

@@ -321,7 +321,8 @@ async function main() {
     startProc(
       name,
       [...SDK_API_NODE_FLAGS, "--enable-source-maps", sdkBin],
-      { cwd: repoRoot, env: { ...env, ...shared, SDK_PORT: String(port) } },
+      // One process per replica: the replicas are what this bench scales.
+      { cwd: repoRoot, env: { ...env, ...shared, SDK_PORT: String(port), SDK_API_WORKERS: "1" } },
       log,
     );
   log(

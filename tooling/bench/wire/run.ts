@@ -544,6 +544,8 @@ async function main() {
     ...processEnv(),
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
+    // One SDK API process, as the bare reference is one (`--only workers` sets its own).
+    SDK_API_WORKERS: "1",
     ...extra,
   });
 
