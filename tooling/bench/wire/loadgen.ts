@@ -72,7 +72,45 @@ export type Job =
       rate: number;
       seconds: number;
     }
+  | {
+      /**
+       * Open loop that keeps every request's fate (answered, refused, reset), and sends `signal` to
+       * `pid` after `signalAtSeconds` (drain and rolling-restart runs): the counts come split at it.
+       */
+      op: "outcomes";
+      port: number;
+      path: string;
+      headers: Record<string, string>;
+      bodies: string[];
+      rate: number;
+      seconds: number;
+      signal?: { pid: number; name: NodeJS.Signals; atSeconds: number };
+    }
   | { op: "exit" };
+
+/** What became of requests: answered (by status), refused (ECONNREFUSED), reset, timed out. */
+export interface Fates {
+  sent: number;
+  ok: number;
+  statuses: Record<string, number>;
+  refused: number;
+  /** Connection reset / closed under the request (ECONNRESET, EPIPE, "socket hang up"). */
+  reset: number;
+  timeout: number;
+  other: Record<string, number>;
+  /** Answers that carried Connection: close. */
+  connectionClose: number;
+}
+
+export interface OutcomesResult {
+  /** Date.now() when the signal was sent (null without one). */
+  signalledAt: number | null;
+  /** Requests handed to a socket before the signal, and at or after it. */
+  before: Fates;
+  after: Fates;
+  elapsedSeconds: number;
+  sendLagP99: number;
+}
 
 export interface FloodResult {
   sent: number;
@@ -197,6 +235,111 @@ async function openLoop(job: Extract<Job, { op: "open" }>): Promise<OpenResult> 
           job.headers,
           job.stamp ? body.replace(job.stamp, new Date().toISOString()) : body,
         ).then((r) => finish(i, due, r.status));
+      }
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
+    };
+    setTimeout(tick, 5);
+  });
+}
+
+const emptyFates = (): Fates => ({
+  sent: 0,
+  ok: 0,
+  statuses: {},
+  refused: 0,
+  reset: 0,
+  timeout: 0,
+  other: {},
+  connectionClose: 0,
+});
+
+/** One POST whose fate is kept: its status and Connection header, or its error code. */
+function postFate(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; close: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        agent: agentFor(port),
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        timeout: 10_000,
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, close: res.headers.connection === "close" }),
+        );
+        res.on("error", (err: NodeJS.ErrnoException) =>
+          resolve({ status: 0, close: false, error: err.code ?? err.message }),
+        );
+      },
+    );
+    req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      resolve({ status: 0, close: false, error: err.code ?? err.message }),
+    );
+    req.end(body);
+  });
+}
+
+async function outcomes(job: Extract<Job, { op: "outcomes" }>): Promise<OutcomesResult> {
+  const total = Math.round(job.rate * job.seconds);
+  const interval = 1000 / job.rate;
+  const lag = new Float64Array(total);
+  const before = emptyFates();
+  const after = emptyFates();
+  let signalledAt: number | null = null;
+  let signalledPerf = Number.POSITIVE_INFINITY;
+  const start = performance.now() + 5;
+  if (job.signal) {
+    const { pid, name, atSeconds } = job.signal;
+    setTimeout(
+      () => {
+        signalledPerf = performance.now();
+        signalledAt = Date.now();
+        process.kill(pid, name);
+      },
+      Math.max(0, start + atSeconds * 1000 - performance.now()),
+    );
+  }
+  let done = 0;
+  let next = 0;
+  return new Promise((resolve) => {
+    const finish = (f: Fates, r: { status: number; close: boolean; error?: string }) => {
+      f.sent++;
+      if (r.status) {
+        f.statuses[r.status] = (f.statuses[r.status] ?? 0) + 1;
+        if (r.status >= 200 && r.status < 300) f.ok++;
+        if (r.close) f.connectionClose++;
+      } else if (r.error === "ECONNREFUSED") f.refused++;
+      else if (r.error === "ECONNRESET" || r.error === "EPIPE" || r.error === "socket hang up") f.reset++;
+      else if (r.error === "TIMEOUT") f.timeout++;
+      else f.other[r.error ?? "?"] = (f.other[r.error ?? "?"] ?? 0) + 1;
+      if (++done === total)
+        resolve({
+          signalledAt,
+          before,
+          after,
+          elapsedSeconds: (performance.now() - start) / 1000,
+          sendLagP99: quantile(lag.sort(), 0.99),
+        });
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && start + next * interval <= now) {
+        const i = next++;
+        lag[i] = now - (start + i * interval);
+        const side = performance.now() < signalledPerf ? before : after;
+        postFate(job.port, job.path, job.headers, job.bodies[i % job.bodies.length]!).then((r) =>
+          finish(side, r),
+        );
       }
       if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
     };
@@ -453,6 +596,8 @@ async function run(job: Job): Promise<unknown> {
       return ingestSql(job);
     case "flood":
       return flood(job);
+    case "outcomes":
+      return outcomes(job);
     case "exit":
       for (const a of agents.values()) a.destroy();
       process.exit(0);

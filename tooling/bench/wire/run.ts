@@ -26,11 +26,20 @@
  * flood of keyless and made-up-key requests (from a second generator process), interleaved round
  * by round; the verdict is the legitimate p99 with the flood over without it (target ≤ 2×).
  *
+ * `--only drain`, `--only workers`, `--only rolling` instead: operations under load. drain: SIGTERM
+ * to a lean server (one process) at 2,000 checks/s, counting answered / reset / refused requests
+ * before and after the signal and the exit time; workers: check peak of SDK_API_WORKERS=2 beside
+ * the usual one-process server, interleaved; rolling: SIGHUP to a 2-worker server at 2,000
+ * checks/s (its workers replaced one at a time), counting every request's fate.
+ *
  * Flags: --profile (CPU-profile the Breakwater server and print where its time goes),
  *        --probe (only the event-loop / GC probe in both servers: stalls and GC pauses, no profiler),
- *        --only check|lone|ingest|lease|flood|dashboard|cluster, --out <file> (default results/latest.json),
+ *        --only check|lone|ingest|lease|flood|dashboard|cluster|reports|drain|workers|rolling,
+ *        --out <file> (default results/latest.json; results/<mode>-latest.json for reports, drain,
+ *        workers and rolling),
  *        --database <name> (default breakwater_bench, on the server of DATABASE_URL),
- *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2).
+ *        --port <n> (default 3610: Breakwater on n, the bare server on n+1, the dashboard on n+2),
+ *        --redis-db <n> (default 3: the Redis database the run owns; its keys are deleted first).
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -66,7 +75,15 @@ import { repoRoot } from "../../src/paths";
 import { seed } from "../../src/seed";
 import { measureCpu, unlinkKeys } from "./cpu";
 import { runLeaseWorkload } from "./lease";
-import type { ClosedResult, FloodResult, IngestRunResult, Job, OpenResult } from "./loadgen";
+import type {
+  ClosedResult,
+  Fates,
+  FloodResult,
+  IngestRunResult,
+  Job,
+  OpenResult,
+  OutcomesResult,
+} from "./loadgen";
 import { summarizeProfile } from "./profile-summary";
 import { checkBodies, REFERENCE_DATABASE_SUFFIX, REFERENCE_EVENTS_TABLE } from "./workload";
 
@@ -79,6 +96,7 @@ const { values: flags } = parseArgs({
     out: { type: "string" },
     database: { type: "string", default: "breakwater_bench" },
     port: { type: "string", default: "3610" },
+    "redis-db": { type: "string", default: "3" },
   },
 });
 const only = flags.only as
@@ -90,14 +108,36 @@ const only = flags.only as
   | "dashboard"
   | "cluster"
   | "reports"
+  | "drain"
+  | "workers"
+  | "rolling"
   | undefined;
-// The heartbeat figures are a run of their own: they do not overwrite the check and ingest ones.
-flags.out ??= path.join(here, "results", only === "reports" ? "reports-latest.json" : "latest.json");
+/** Runs of their own: they do not overwrite the check and ingest figures. */
+const OWN_RESULTS = ["reports", "drain", "workers", "rolling"];
+flags.out ??= path.join(
+  here,
+  "results",
+  only && OWN_RESULTS.includes(only) ? `${only}-latest.json` : "latest.json",
+);
 if (
   only !== undefined &&
-  !["check", "lone", "ingest", "lease", "flood", "dashboard", "cluster", "reports"].includes(only)
+  ![
+    "check",
+    "lone",
+    "ingest",
+    "lease",
+    "flood",
+    "dashboard",
+    "cluster",
+    "reports",
+    "drain",
+    "workers",
+    "rolling",
+  ].includes(only)
 ) {
-  process.stderr.write("--only takes check, lone, ingest, lease, flood, dashboard, cluster or reports\n");
+  process.stderr.write(
+    "--only takes check, lone, ingest, lease, flood, dashboard, cluster, reports, drain, workers or rolling\n",
+  );
   process.exit(2);
 }
 
@@ -126,6 +166,12 @@ const PLAN = {
   dashboard: { rounds: 4, seconds: 3, openRounds: 6, openSeconds: 1.5 },
   // The lean server on a Redis Cluster beside it on standalone Redis: closed, open loop and ingest.
   cluster: { rounds: 4, seconds: 3, openRounds: 8, openSeconds: 1.5, ingestRounds: 3, ingestSize: 50 },
+  // SIGTERM to a lean server (one process) 2 s into 4 s of checks at 2,000/s.
+  drain: { rate: 2000, seconds: 4, signalAtSeconds: 2 },
+  // SDK_API_WORKERS=2 beside one process: closed loop (peak) and open loop, interleaved.
+  workers: { count: 2, rounds: 4, seconds: 3, openRounds: 6, openSeconds: 1.5 },
+  // SIGHUP to a 2-worker server 1 s into 10 s of checks at 2,000/s.
+  rolling: { rate: 2000, seconds: 10, signalAtSeconds: 1 },
   // Breaker heartbeats: 5,000 instances × 3 providers, warmed, whose state does not change.
   reports: {
     instances: 5000,
@@ -159,6 +205,12 @@ if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1 || PORT_BASE > 65_533) {
   process.exit(2);
 }
 const PORTS = { breakwater: PORT_BASE, bare: PORT_BASE + 1, dashboard: PORT_BASE + 2 } as const;
+/** The Redis database the run owns (its keys are deleted at the start): --redis-db, default 3. */
+const REDIS_DB = Number(flags["redis-db"]);
+if (!Number.isInteger(REDIS_DB) || REDIS_DB < 0 || REDIS_DB > 15) {
+  process.stderr.write("--redis-db takes a Redis database number (0-15)\n");
+  process.exit(2);
+}
 /** What the servers write to Redis db 3: budget keys, admission windows, the bare server's hash. */
 const BENCH_KEY_PATTERNS = ["bw:bud:*", "bw:adm:*", "bw:fleet:*", "bench:bare:*"];
 /** The naive breaker-report server's copy of breaker_snapshots (`--only reports`). */
@@ -191,20 +243,27 @@ function startServer(
   name: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-): ChildProcess & { stderrTail: () => string } {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] });
+  opts: { mayExit?: boolean } = {},
+): ChildProcess & { stderrTail: () => string; output: () => string } {
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   child.stderr?.on("data", (c: Buffer) => {
     tail = (tail + c.toString()).slice(-4000);
   });
+  // Its log lines (stdout), for the phases that follow what a server says it did.
+  let out = "";
+  child.stdout?.on("data", (c: Buffer) => {
+    out = (out + c.toString()).slice(-200_000);
+  });
   child.on("exit", (code, signal) => {
-    if (stopping) return;
+    // A server a phase stops on purpose (drain) may exit.
+    if (stopping || opts.mayExit) return;
     // Its figures would be someone else's (a server left on the port answers instead): stop here.
     log(`! ${name} exited during the run (code ${code}, signal ${signal}); aborting\n${tail}`);
     void stopAll().finally(() => process.exit(1));
   });
   children.push(child);
-  return Object.assign(child, { stderrTail: () => tail });
+  return Object.assign(child, { stderrTail: () => tail, output: () => out });
 }
 
 async function stopAll(): Promise<void> {
@@ -533,7 +592,7 @@ async function main() {
   const started = Date.now();
   const base = parseConfig(processEnv());
   const databaseUrl = withDatabase(base.DATABASE_URL, flags.database);
-  const redisUrl = withRedisDb(base.REDIS_URL, 3);
+  const redisUrl = withRedisDb(base.REDIS_URL, REDIS_DB);
   const config = parseConfig({
     ...processEnv(),
     DATABASE_URL: databaseUrl,
@@ -561,7 +620,7 @@ async function main() {
   // Budget counters and holds of earlier runs' projects (db 3 belongs to this benchmark): a run
   // never confirms its reservations, so each one leaves a few hundred thousand holds behind.
   const stale = await unlinkKeys(redisUrl, BENCH_KEY_PATTERNS);
-  if (stale) log(`removed ${stale} keys of earlier runs from Redis db 3`);
+  if (stale) log(`removed ${stale} keys of earlier runs from Redis db ${REDIS_DB}`);
 
   log(`setup: migrate ${flags.database}, seed, tenant, production build of the SDK API server…`);
   await runToEnd(
@@ -988,6 +1047,197 @@ async function main() {
   }
 
   if (only === "cluster") results.cluster = await clusterPhase();
+
+  /** A production lean server on the phase port (n+2), with `workers` processes; waits until all listen. */
+  async function phaseServer(name: string, workers: number, opts: { mayExit?: boolean } = {}) {
+    const server = startServer(
+      name,
+      [...nodeFlags, path.join(repoRoot, "packages/wire/dist/sdk-api.mjs")],
+      childEnv({
+        NODE_ENV: "production",
+        // info: the drain, the workers listening and the rolling restart are followed in its log.
+        LOG_LEVEL: "info",
+        AUTH_SECRET: randomBytes(24).toString("hex"),
+        SDK_PORT: String(PORTS.dashboard),
+        HOST: "127.0.0.1",
+        SDK_API_WORKERS: String(workers),
+      }),
+      opts,
+    );
+    const listening = () => (server.output().match(/"msg":"SDK API listening"/g) ?? []).length;
+    await waitFor(
+      async () => listening() >= workers,
+      `${name} on ${PORTS.dashboard} (${workers} process${workers > 1 ? "es" : ""})\n${server.stderrTail()}`,
+      60_000,
+    );
+    return server;
+  }
+
+  /**
+   * `--only drain`: SIGTERM to a lean server (one process) in the middle of checks at 2,000/s
+   * (open loop, keep-alive connections), sent by the generator itself so the split is exact. Every
+   * request sent before the signal must be answered 200, none reset; afterwards requests are
+   * answered (on kept-alive connections, with Connection: close) or refused; the process must exit
+   * within SHUTDOWN_TIMEOUT_MS.
+   */
+  async function drainPhase() {
+    const plan = PLAN.drain;
+    const victim = await phaseServer("drained", 1, { mayExit: true });
+    const exited = new Promise<{ at: number; code: number | null }>((resolve) =>
+      victim.once("exit", (code) => resolve({ at: Date.now(), code })),
+    );
+    await send(openCheckJob(PORTS.dashboard, 2));
+    log(
+      `drain: ${plan.rate} checks/s for ${plan.seconds} s, SIGTERM to pid ${victim.pid} at ${plan.signalAtSeconds} s…`,
+    );
+    const r = await send<OutcomesResult>({
+      op: "outcomes",
+      port: PORTS.dashboard,
+      path: CHECK_PATH,
+      headers,
+      bodies,
+      rate: plan.rate,
+      seconds: plan.seconds,
+      signal: { pid: victim.pid!, name: "SIGTERM", atSeconds: plan.signalAtSeconds },
+    });
+    const exit = await exited;
+    const exitMs = r.signalledAt === null ? null : exit.at - r.signalledAt;
+    const bound = config.SHUTDOWN_TIMEOUT_MS;
+    const drainedMs = Number(
+      /"ms":(\d+),"clean":(?:true|false),"msg":"SDK API stopped"/.exec(victim.output())?.[1],
+    );
+    const result = {
+      rate: plan.rate,
+      seconds: plan.seconds,
+      signal_at_seconds: plan.signalAtSeconds,
+      before: r.before,
+      after: r.after,
+      drain_ms: Number.isFinite(drainedMs) ? drainedMs : null,
+      exit_ms: exitMs,
+      exit_code: exit.code,
+      shutdown_timeout_ms: bound,
+      send_lag_p99_ms: r2(r.sendLagP99),
+      pass:
+        r.before.ok === r.before.sent &&
+        r.before.reset + r.after.reset === 0 &&
+        r.after.ok + r.after.refused === r.after.sent &&
+        exit.code === 0 &&
+        exitMs !== null &&
+        exitMs <= bound,
+    };
+    log(
+      `drain: before the signal ${r.before.sent} sent, ${r.before.ok} answered 200, ${r.before.reset} reset, ` +
+        `${r.before.refused} refused; after it ${r.after.sent} sent, ${r.after.ok} answered 200 ` +
+        `(${r.after.connectionClose} with Connection: close), ${r.after.reset} reset, ${r.after.refused} refused; ` +
+        `exit ${exit.code} ${exitMs} ms after the signal (drain ${result.drain_ms} ms, bound ${bound} ms) — ${result.pass ? "PASS" : "FAIL"}`,
+    );
+    return result;
+  }
+  if (only === "drain") results.drain = await drainPhase();
+
+  /**
+   * `--only workers`: the check peak (closed loop, 32 connections) and the open-loop p99 at the
+   * check rate of SDK_API_WORKERS=2 beside the one-process server, interleaved round by round. On
+   * a 2-core machine that Redis, Postgres and the generator share, the ratio says what a second
+   * process buys there, not what a machine with spare cores would get.
+   */
+  async function workersPhase() {
+    const plan = PLAN.workers;
+    await phaseServer("workers", plan.count);
+    const sides = [
+      { name: "one" as const, port: PORTS.breakwater },
+      { name: "workers" as const, port: PORTS.dashboard },
+    ];
+    for (const s of sides) await send(openCheckJob(s.port, 2));
+    const { connections } = PLAN.closed;
+    log(`workers: closed loop, ${connections} connections, ${plan.rounds}×${plan.seconds} s per side…`);
+    const closed = await interleaved<ClosedResult, "one" | "workers">(sides, plan.rounds, (port) =>
+      closedCheckJob(port, plan.seconds),
+    );
+    log(
+      `workers: open loop ${PLAN.open.rate} req/s, ${plan.openRounds} rounds of ${plan.openSeconds} s per side…`,
+    );
+    const open = await interleaved<OpenResult, "one" | "workers">(sides, plan.openRounds, (port) =>
+      openCheckJob(port, plan.openSeconds),
+    );
+    const one = throughputOf(closed.one);
+    const many = throughputOf(closed.workers);
+    const oneOpen = latencyOf(open.one);
+    const manyOpen = latencyOf(open.workers);
+    const pairRatios = manyOpen.roundsP99.map((p, i) => p / oneOpen.roundsP99[i]!);
+    const byRound = closed.workers.map((w, i) =>
+      r2(w.requests2xx / w.elapsedSeconds / (closed.one[i]!.requests2xx / closed.one[i]!.elapsedSeconds)),
+    );
+    const result = {
+      workers: plan.count,
+      connections,
+      one,
+      many,
+      ratio: many.rps / one.rps,
+      ratio_by_round: byRound,
+      open_loop: {
+        rate: PLAN.open.rate,
+        one: oneOpen,
+        many: manyOpen,
+        p99_ratio_median_of_rounds: median(pairRatios),
+      },
+      clean: many.non2xx === 0 && many.errors === 0 && manyOpen.ok === manyOpen.sent,
+    };
+    log(
+      `workers: check peak ${r0(many.rps)} req/s with ${plan.count} workers against ${r0(one.rps)} with one ` +
+        `(ratio ${r2(result.ratio)}, by round ${byRound.join(" ")}); open loop p99 ${r2(manyOpen.p99)} against ` +
+        `${r2(oneOpen.p99)} ms (median round-pair ratio ${r2(median(pairRatios))})${result.clean ? "" : " — ERRORS"}`,
+    );
+    return result;
+  }
+  if (only === "workers") results.workers = await workersPhase();
+
+  /**
+   * `--only rolling`: SIGHUP to a 2-worker server 1 s into checks at 2,000/s; the primary starts a
+   * new worker, waits for it to listen, drains the old one, then the next. Every request must be
+   * answered 200: none refused, none reset.
+   */
+  async function rollingPhase() {
+    const plan = PLAN.rolling;
+    const server = await phaseServer("rolling", 2);
+    await send(openCheckJob(PORTS.dashboard, 2));
+    log(
+      `rolling: ${plan.rate} checks/s for ${plan.seconds} s, SIGHUP to the primary (pid ${server.pid}) at ${plan.signalAtSeconds} s…`,
+    );
+    const r = await send<OutcomesResult>({
+      op: "outcomes",
+      port: PORTS.dashboard,
+      path: CHECK_PATH,
+      headers,
+      bodies,
+      rate: plan.rate,
+      seconds: plan.seconds,
+      signal: { pid: server.pid!, name: "SIGHUP", atSeconds: plan.signalAtSeconds },
+    });
+    const out = server.output();
+    const doneMs = Number(/"ms":(\d+),"msg":"rolling restart done"/.exec(out)?.[1]);
+    const replaced = (out.match(/rolling restart: worker replaced/g) ?? []).length;
+    const all = [r.before, r.after];
+    const sum = (f: (x: Fates) => number) => all.reduce((a, x) => a + f(x), 0);
+    const result = {
+      rate: plan.rate,
+      seconds: plan.seconds,
+      signal_at_seconds: plan.signalAtSeconds,
+      before: r.before,
+      after: r.after,
+      restart_ms: Number.isFinite(doneMs) ? doneMs : null,
+      workers_replaced: replaced,
+      send_lag_p99_ms: r2(r.sendLagP99),
+      pass: replaced === 2 && Number.isFinite(doneMs) && sum((x) => x.ok) === sum((x) => x.sent),
+    };
+    log(
+      `rolling: ${sum((x) => x.sent)} sent, ${sum((x) => x.ok)} answered 2xx, ${sum((x) => x.reset)} reset, ` +
+        `${sum((x) => x.refused)} refused, ${sum((x) => x.timeout)} timed out; ${replaced} workers replaced in ` +
+        `${result.restart_ms} ms — ${result.pass ? "PASS" : "FAIL"}`,
+    );
+    return result;
+  }
+  if (only === "rolling") results.rolling = await rollingPhase();
 
   /**
    * Breaker heartbeats (`--only reports`): Breakwater's report endpoint beside the naive server
@@ -1546,7 +1796,7 @@ async function main() {
       breakwater: "packages/wire/dist/sdk-api.mjs, NODE_ENV=production, LOG_LEVEL=warn",
       node_flags_both_servers: nodeFlags,
       database: flags.database,
-      redis_db: 3,
+      redis_db: REDIS_DB,
       plan: "business + organization override admission_rate_per_second=1000000",
       project: "hard_deny, monthly limit $1,000,000",
       check_mix: "50% run-less untagged (TS and PY shapes), 30% run-scoped, 20% tagged; all three opt-ins",
