@@ -145,9 +145,11 @@ async function serve() {
     log,
     run: async (reason) => {
       stopping = true;
-      const stopped = wire.stopDashboardPort(server, { timeoutMs, stopApp: stopNext });
-      log.info({ reason, timeoutMs }, "dashboard draining"); // the listener is closed by now
-      const clean = await stopped;
+      const clean = await wire.stopDashboardPort(server, {
+        timeoutMs,
+        stopApp: stopNext,
+        onStopAccepting: () => log.info({ reason, timeoutMs }, "dashboard draining"),
+      });
       toNext.close();
       log.info({ clean }, "dashboard stopped");
       return clean;

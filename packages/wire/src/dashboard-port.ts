@@ -62,14 +62,22 @@ export function shutdownTimeoutMs(env: Record<string, string | undefined> = proc
  * The dashboard server's stop (apps/web/server.mjs): the port drains first — new connections
  * refused, SDK requests and pages in flight answered, keep-alive connections closed — while the app
  * behind it (Next.js) still runs; then the app is stopped and the SDK runtime closed (flushing key
- * usage and buffered heartbeats). Resolves true when every connection ended by itself. The
- * listener is closed when this returns (before its first await).
+ * usage and buffered heartbeats). Resolves true when every connection ended by itself.
+ * `onStopAccepting` runs once the listener is closed.
  */
 export async function stopDashboardPort(
   server: WireServer,
-  opts: { timeoutMs: number; stopApp: () => Promise<void>; closeRuntime?: () => Promise<void> },
+  opts: {
+    timeoutMs: number;
+    stopApp: () => Promise<void>;
+    closeRuntime?: () => Promise<void>;
+    onStopAccepting?: () => void;
+  },
 ): Promise<boolean> {
-  const drained = await server.drain(drainBudgetMs(opts.timeoutMs));
+  const drained = await server.drain({
+    timeoutMs: drainBudgetMs(opts.timeoutMs),
+    onStopAccepting: opts.onStopAccepting,
+  });
   await Promise.all([(opts.closeRuntime ?? closeSharedWireRuntime)(), opts.stopApp()]);
   return drained.clean;
 }

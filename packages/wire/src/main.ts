@@ -74,9 +74,11 @@ async function serve() {
     timeoutMs,
     log,
     run: async (reason) => {
-      const draining = server.drain(drainBudgetMs(timeoutMs)); // the listener is closed on return
-      log.info({ reason, drainMs: drainBudgetMs(timeoutMs) }, "SDK API draining");
-      const drained = await draining;
+      const drained = await server.drain({
+        timeoutMs: drainBudgetMs(timeoutMs),
+        // New connections are refused from here on.
+        onStopAccepting: () => log.info({ reason, drainMs: drainBudgetMs(timeoutMs) }, "SDK API draining"),
+      });
       metricsServer?.close();
       await rt.close();
       if (worker && process.connected) {

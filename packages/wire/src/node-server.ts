@@ -95,17 +95,26 @@ export interface DrainResult {
   ms: number;
 }
 
+export interface DrainOptions {
+  timeoutMs: number;
+  idleGraceMs?: number;
+  onStopAccepting?: () => void;
+}
+
 /** A server of the SDK API that can be drained (see `drain`). */
 export interface WireServer extends Server {
   /**
    * Stops the server gracefully, once (later calls return the same promise): the listening socket
-   * closes at once, so new connections are refused rather than reset; every response written from
-   * now on says `Connection: close` and its connection closes after it; connections left idle are
-   * closed after `idleGraceMs` (default a tenth of the timeout, at most 1 s), so a request a client
-   * is sending on one just now is still read and answered; the drain resolves when the last
-   * connection has ended, or at `timeoutMs` after cutting the ones left.
+   * closes (new connections are refused rather than reset) after one more turn of the event loop,
+   * which accepts the connections a client completed before the drain began (closing a listener
+   * resets the ones still in its backlog); every response written from now on says
+   * `Connection: close` and its connection closes after it; connections left idle are closed after
+   * `idleGraceMs` (default a tenth of the timeout, at most 1 s), so a request a client is sending
+   * on one just now is still read and answered; the drain resolves when the last connection has
+   * ended, or at `timeoutMs` after cutting the ones left. `onStopAccepting` runs once the listener
+   * is closed.
    */
-  drain(timeoutMs: number, idleGraceMs?: number): Promise<DrainResult>;
+  drain(opts: DrainOptions): Promise<DrainResult>;
   /** True once `drain` has been called. */
   readonly draining: boolean;
 }
@@ -129,9 +138,17 @@ export function createWireServer(
   const { fallback } = opts;
   // Set by drain(): every answer written from then on closes its connection (Connection: close).
   let draining = false;
+  // The other application's answers in progress (their headers are written when it answers): a
+  // drain marks the ones whose headers are not out yet. The SDK API's own answers check `draining`
+  // when they are written, so its hot path keeps no such set.
+  const fallbackInFlight = new Set<ServerResponse>();
   const server = createServer({ connectionsCheckingInterval }, (msg, res) => {
     if (fallback && !isWirePath(msg.url ?? "/")) {
       if (draining) res.shouldKeepAlive = false;
+      else {
+        fallbackInFlight.add(res);
+        res.once("close", () => fallbackInFlight.delete(res));
+      }
       return fallback(msg, res);
     }
     dispatch(new NodeWireRequest(msg)).then(
@@ -157,9 +174,11 @@ export function createWireServer(
 
   let drained: Promise<DrainResult> | undefined;
   Object.defineProperty(server, "draining", { get: () => draining });
-  server.drain = (timeoutMs, idleGraceMs = Math.min(1_000, timeoutMs / 10)) => {
+  server.drain = ({ timeoutMs, idleGraceMs = Math.min(1_000, timeoutMs / 10), onStopAccepting }) => {
     drained ??= new Promise<DrainResult>((resolve) => {
       draining = true;
+      for (const res of fallbackInFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      fallbackInFlight.clear();
       const started = performance.now();
       let sweep: NodeJS.Timeout | undefined;
       const finish = (clean: boolean) => {
@@ -168,14 +187,21 @@ export function createWireServer(
         clearInterval(sweep);
         resolve({ clean, ms: Math.round(performance.now() - started) });
       };
-      // net.Server's close, not http.Server's: that one also destroys idle keep-alive connections
-      // at once, and a request a client has just sent on one (bytes not yet read) would be reset.
-      // The callback runs once the listener is closed and every connection has ended.
-      NetServer.prototype.close.call(server, () => finish(true));
+      // Called from a signal handler (the poll phase), the first setImmediate runs before the next
+      // poll and the second after it: that poll accepts what is waiting in the backlog.
+      setImmediate(() =>
+        setImmediate(() => {
+          // net.Server's close, not http.Server's: that one also destroys idle keep-alive
+          // connections at once, and a request a client has just sent on one (bytes not yet read)
+          // would be reset. The callback runs once every connection has ended too.
+          NetServer.prototype.close.call(server, () => finish(true));
+          onStopAccepting?.();
+        }),
+      );
       const idle = setTimeout(() => {
         server.closeIdleConnections();
-        // A response begun before the drain (a dashboard page streamed from Next.js) may still end
-        // with keep-alive: its connection is idle afterwards and goes at the next sweep.
+        // A response whose headers went out before the drain (a page streamed from Next.js) still
+        // ends with keep-alive: its connection is idle afterwards and goes at the next sweep.
         sweep = setInterval(() => server.closeIdleConnections(), 100);
       }, idleGraceMs);
       const deadline = setTimeout(() => {

@@ -30,14 +30,13 @@ const stop = exitOnce({
   timeoutMs,
   log,
   run: async (reason) => {
-    const stopped = stopDashboardPort(server, {
+    const clean = await stopDashboardPort(server, {
       timeoutMs,
       stopApp: async () => {
         appStopped = true;
       },
+      onStopAccepting: () => log.info({ reason }, "dashboard draining"),
     });
-    log.info({ reason }, "dashboard draining"); // the listener is closed by now
-    const clean = await stopped;
     log.info({ clean }, "dashboard stopped");
     return clean;
   },
