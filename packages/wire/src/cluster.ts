@@ -94,7 +94,7 @@ export function runPrimary(config: Config, count: number, log: Logger): PrimaryH
   let rolling: Promise<boolean> | null = null;
 
   const registry = new Registry();
-  const liveWorkers = new Gauge({
+  new Gauge({
     name: "breakwater_sdk_api_workers",
     help: "SDK API worker processes listening on SDK_PORT (node:cluster)",
     registers: [registry],
@@ -102,7 +102,6 @@ export function runPrimary(config: Config, count: number, log: Logger): PrimaryH
       this.set(slots.filter((s) => s.ready).length);
     },
   });
-  void liveWorkers;
   const restarts = new Counter({
     name: "breakwater_sdk_api_worker_restarts_total",
     help: "SDK API workers started in place of another: crash (restarted by the primary) or rolling (SIGHUP)",

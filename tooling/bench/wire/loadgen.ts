@@ -105,7 +105,7 @@ export interface Fates {
 export interface OutcomesResult {
   /** Date.now() when the signal was sent (null without one). */
   signalledAt: number | null;
-  /** Requests handed to a socket before the signal, and at or after it. */
+  /** Requests that had their connection (kept-alive, or a new one connecting) before the signal, and the rest. */
   before: Fates;
   after: Fates;
   elapsedSeconds: number;
@@ -259,8 +259,12 @@ function postFate(
   path: string,
   headers: Record<string, string>,
   body: string,
-): Promise<{ status: number; close: boolean; error?: string }> {
+): Promise<{ status: number; close: boolean; error?: string; onSocketAt: number }> {
   return new Promise((resolve) => {
+    // When the request got its connection (a kept-alive one, or a new one whose connect starts
+    // now): what "sent before the signal" means. A request still queued for a connection in the
+    // agent when the generator falls behind has not been sent.
+    let onSocketAt = Number.POSITIVE_INFINITY;
     const req = request(
       {
         agent: agentFor(port),
@@ -274,16 +278,19 @@ function postFate(
       (res) => {
         res.resume();
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, close: res.headers.connection === "close" }),
+          resolve({ status: res.statusCode ?? 0, close: res.headers.connection === "close", onSocketAt }),
         );
         res.on("error", (err: NodeJS.ErrnoException) =>
-          resolve({ status: 0, close: false, error: err.code ?? err.message }),
+          resolve({ status: 0, close: false, error: err.code ?? err.message, onSocketAt }),
         );
       },
     );
+    req.once("socket", () => {
+      onSocketAt = performance.now();
+    });
     req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
     req.on("error", (err: NodeJS.ErrnoException) =>
-      resolve({ status: 0, close: false, error: err.code ?? err.message }),
+      resolve({ status: 0, close: false, error: err.code ?? err.message, onSocketAt }),
     );
     req.end(body);
   });
@@ -312,7 +319,8 @@ async function outcomes(job: Extract<Job, { op: "outcomes" }>): Promise<Outcomes
   let done = 0;
   let next = 0;
   return new Promise((resolve) => {
-    const finish = (f: Fates, r: { status: number; close: boolean; error?: string }) => {
+    const finish = (r: { status: number; close: boolean; error?: string; onSocketAt: number }) => {
+      const f = r.onSocketAt < signalledPerf ? before : after;
       f.sent++;
       if (r.status) {
         f.statuses[r.status] = (f.statuses[r.status] ?? 0) + 1;
@@ -336,10 +344,7 @@ async function outcomes(job: Extract<Job, { op: "outcomes" }>): Promise<Outcomes
       while (next < total && start + next * interval <= now) {
         const i = next++;
         lag[i] = now - (start + i * interval);
-        const side = performance.now() < signalledPerf ? before : after;
-        postFate(job.port, job.path, job.headers, job.bodies[i % job.bodies.length]!).then((r) =>
-          finish(side, r),
-        );
+        postFate(job.port, job.path, job.headers, job.bodies[i % job.bodies.length]!).then(finish);
       }
       if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now() - 0.5));
     };

@@ -75,7 +75,7 @@ export async function startServerProcess(
 }
 
 export interface Outcome {
-  /** performance.now() when the request was handed to its socket. */
+  /** performance.now() when the request got its connection (kept-alive, or a new one connecting). */
   sentAt: number;
   /** HTTP status, or 0 when the request failed. */
   status: number;
@@ -98,7 +98,9 @@ export function send(
   body: string,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
-    const sentAt = performance.now();
+    // Sent when it gets its connection (a kept-alive one, or a new one that starts connecting): a
+    // request the agent still queues, every connection busy, has not been sent.
+    let sentAt = performance.now();
     const req = request(
       {
         agent,
@@ -131,6 +133,9 @@ export function send(
         );
       },
     );
+    req.once("socket", () => {
+      sentAt = performance.now();
+    });
     req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
     req.on("error", (err: NodeJS.ErrnoException) =>
       resolve({
