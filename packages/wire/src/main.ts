@@ -5,7 +5,7 @@ import { collectDefaultMetrics } from "prom-client";
 import { CLUSTER_MESSAGES, runPrimary, sdkApiWorkerCount } from "./cluster";
 import { createMetricsServer } from "./metrics-server";
 import { createWireServer } from "./node-server";
-import { createWireRuntime } from "./runtime";
+import { createWireRuntime, type WireRuntime } from "./runtime";
 import { exitOnce } from "./shutdown";
 
 // The lean SDK API process: `npm run start -w @breakwater/wire` (SDK_PORT, default 3001). With
@@ -22,15 +22,12 @@ if (cluster.isPrimary && workers > 1) {
 
 async function serve() {
   const worker = cluster.isWorker;
+  let runtime: WireRuntime | undefined;
   const timeoutMs = config.SHUTDOWN_TIMEOUT_MS;
-  // A stop asked for while the runtime boots: nothing to drain yet, so exit at once.
-  let stopBeforeReady = false;
   /** Set once this worker has handed its final counts to the primary (they are summed there now). */
   let finalSent = false;
-  let stop: (reason: string) => void = () => {
-    stopBeforeReady = true;
-    process.exit(0);
-  };
+  // A stop asked for while the runtime boots: nothing to drain yet, so exit at once.
+  let stop: (reason: string) => void = () => process.exit(0);
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   // SIGHUP replaces the workers of a cluster (the primary's job); a lone process has none to replace.
@@ -47,19 +44,17 @@ async function serve() {
     });
   }
 
-  let runtime: Awaited<ReturnType<typeof createWireRuntime>> | undefined;
-  runtime = await createWireRuntime(config);
-  if (stopBeforeReady) return;
-  const { log } = runtime;
-  const rt = runtime;
-  const server = createWireServer(runtime.dispatch, { log, maxConnections: config.SDK_MAX_CONNECTIONS });
+  const rt = await createWireRuntime(config);
+  runtime = rt;
+  const { log } = rt;
+  const server = createWireServer(rt.dispatch, { log, maxConnections: config.SDK_MAX_CONNECTIONS });
 
   // Prometheus metrics on a listener of their own, only when SDK_METRICS_PORT is set: SDK clients
   // reach SDK_PORT, and request counts and process details are no business of theirs. A cluster's
   // primary serves them, summed over its workers.
   let metricsServer: ReturnType<typeof createMetricsServer> | undefined;
   if (config.SDK_METRICS_PORT !== undefined) {
-    collectDefaultMetrics({ register: runtime.metrics.registry });
+    collectDefaultMetrics({ register: rt.metrics.registry });
     if (!worker) {
       metricsServer = createMetricsServer(() => [rt.metrics.registry]);
       metricsServer.listen(config.SDK_METRICS_PORT, config.METRICS_HOST, () => {

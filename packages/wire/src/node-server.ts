@@ -109,8 +109,9 @@ export interface WireServer extends Server {
    * which accepts the connections a client completed before the drain began (closing a listener
    * resets the ones still in its backlog); every response written from now on says
    * `Connection: close` and its connection closes after it; connections left idle are closed after
-   * `idleGraceMs` (default a tenth of the timeout, at most 1 s), so a request a client is sending
-   * on one just now is still read and answered; the drain resolves when the last connection has
+   * `idleGraceMs` (default a third of the timeout, at most 3 s), so a request a client is sending
+   * on one just now is still read and answered, and a client that picks them from its pool now and
+   * then gets a `Connection: close` answer on each rather than a connection closed under it; the drain resolves when the last connection has
    * ended, or at `timeoutMs` after cutting the ones left. `onStopAccepting` runs once the listener
    * is closed.
    */
@@ -174,7 +175,7 @@ export function createWireServer(
 
   let drained: Promise<DrainResult> | undefined;
   Object.defineProperty(server, "draining", { get: () => draining });
-  server.drain = ({ timeoutMs, idleGraceMs = Math.min(1_000, timeoutMs / 10), onStopAccepting }) => {
+  server.drain = ({ timeoutMs, idleGraceMs = Math.min(3_000, timeoutMs / 3), onStopAccepting }) => {
     drained ??= new Promise<DrainResult>((resolve) => {
       draining = true;
       for (const res of fallbackInFlight) if (!res.headersSent) res.shouldKeepAlive = false;
