@@ -13,6 +13,7 @@ const CODES: Record<DomainErrorCode, TRPCError["code"]> = {
   LIMIT_EXCEEDED: "PRECONDITION_FAILED",
   BUDGET_UNAVAILABLE: "SERVICE_UNAVAILABLE",
   RATE_LIMITED: "TOO_MANY_REQUESTS",
+  PRECONDITION_FAILED: "CONFLICT",
 };
 
 /** Maps a thrown domain or validation error to a TRPCError with a message safe to show; else null. */

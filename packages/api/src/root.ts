@@ -4,6 +4,7 @@ import { auditRouter } from "./routers/audit";
 import { budgetRouter } from "./routers/budget";
 import { fleetRouter } from "./routers/fleet";
 import { leaseRouter } from "./routers/lease";
+import { managementKeyRouter } from "./routers/management-key";
 import { meRouter } from "./routers/me";
 import { invitationRouter, memberRouter } from "./routers/member";
 import { operatorRouter } from "./routers/operator";
@@ -23,6 +24,7 @@ export const appRouter = router({
   run: runRouter,
   lease: leaseRouter,
   apiKey: apiKeyRouter,
+  managementKey: managementKeyRouter,
   fleet: fleetRouter,
   webhooks: webhooksRouter,
   usage: usageRouter,

@@ -145,6 +145,8 @@ export const configSchema = z.object({
    * 256: past that a receiver is being flooded, not served.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /** Requests one management API key (/api/manage/v1) may make per minute, across every replica. */
+  MANAGE_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(600),
   RESERVATION_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   DEFAULT_OUTPUT_TOKEN_BOUND: z.coerce.number().int().min(0).default(1024),
   /**

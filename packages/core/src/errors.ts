@@ -7,7 +7,9 @@ export type DomainErrorCode =
   | "INVALID"
   | "LIMIT_EXCEEDED"
   | "BUDGET_UNAVAILABLE"
-  | "RATE_LIMITED";
+  | "RATE_LIMITED"
+  /** A conditional write (If-Match) found the resource changed since the caller read it. */
+  | "PRECONDITION_FAILED";
 
 export class DomainError extends Error {
   constructor(
@@ -26,6 +28,8 @@ export const forbidden = (message = "You do not have permission to do that") =>
 export const invalid = (message: string, details?: Record<string, unknown>) =>
   new DomainError("INVALID", message, details);
 export const conflict = (message: string) => new DomainError("CONFLICT", message);
+export const preconditionFailed = (what: string) =>
+  new DomainError("PRECONDITION_FAILED", `${what} changed since you read it; read it again and retry`);
 export const limitExceeded = (message: string) => new DomainError("LIMIT_EXCEEDED", message);
 
 export function isDomainError(err: unknown): err is DomainError {

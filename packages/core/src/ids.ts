@@ -30,7 +30,8 @@ export type IdPrefix =
   | "lse"
   | "rpr"
   | "stp"
-  | "inc";
+  | "inc"
+  | "mk";
 
 /**
  * A prefixed, time-sortable id: `<prefix>_` + 24 lowercase hex (12 of milliseconds since the

@@ -19,7 +19,10 @@ export function createKeyUsageTracker(opts: {
   db: PrismaClient;
   log?: Logger;
   intervalMs?: number;
+  /** Project keys (the SDK API) or management keys (the management API). */
+  table?: "api_keys" | "management_keys";
 }): KeyUsageTracker {
+  const table = opts.table ?? "api_keys";
   let pending = new Map<string, number>();
   let flushing: Promise<void> | null = null;
   const flushNow = async () => {
@@ -30,7 +33,7 @@ export function createKeyUsageTracker(opts: {
     const times = ids.map((id) => new Date(batch.get(id)!).toISOString());
     try {
       await opts.db.$executeRawUnsafe(
-        `UPDATE api_keys AS k SET last_used_at = v.t
+        `UPDATE ${table} AS k SET last_used_at = v.t
            FROM unnest($1::text[], $2::timestamptz[]) AS v(id, t)
           WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.t)`,
         ids,

@@ -108,6 +108,14 @@ export async function listAuditEvents(
       })
     : [];
   const byId = new Map(users.map((u) => [u.id, u]));
+  // Writes made with a management key name the key (revoked keys keep their name).
+  const keyIds = [
+    ...new Set(page.filter((r) => r.actorType === "management_key" && r.actorId).map((r) => r.actorId!)),
+  ];
+  const keys = keyIds.length
+    ? await ctx.db.managementKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } })
+    : [];
+  const keyNames = new Map(keys.map((k) => [k.id, k.name]));
   return {
     retentionDays,
     nextCursor: rows.length > input.limit && page.length ? encodeCursor(page[page.length - 1]!) : null,
@@ -116,7 +124,15 @@ export async function listAuditEvents(
       return {
         id: r.id,
         createdAt: r.createdAt.toISOString(),
-        actor: { type: r.actorType, id: r.actorId, name: u?.name ?? null, email: u?.email ?? null },
+        actor: {
+          type: r.actorType,
+          id: r.actorId,
+          name:
+            u?.name ??
+            (r.actorType === "management_key" && r.actorId ? keyNames.get(r.actorId) : null) ??
+            null,
+          email: u?.email ?? null,
+        },
         action: r.action,
         targetType: r.targetType,
         targetId: r.targetId,

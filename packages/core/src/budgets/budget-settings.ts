@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { type Ctx, requireRole } from "../context";
 import { invalid } from "../errors";
@@ -111,6 +112,30 @@ export async function getBudgetSettings(ctx: Ctx, input: { projectId: string }):
     runSpendCapUsd: project.runSpendCapUsd === null ? null : Number(project.runSpendCapUsd.toString()),
     tagRules: rules.map(toTagRuleDto),
   };
+}
+
+/** The replaceable part of a project's budget: what `updateBudgetSettings` sets. */
+export interface BudgetRules {
+  mode: "alert_only" | "hard_deny";
+  limits: Record<Period, number | null>;
+  thresholds: number[];
+  runSpendCapUsd: number | null;
+}
+
+/**
+ * A strong entity tag of a project's budget rules (mode, limits, thresholds, run cap): equal rules
+ * give equal tags, on every replica, whoever wrote them (the dashboard, the API, the CLI).
+ */
+export function budgetRulesEtag(rules: BudgetRules): string {
+  const canonical = JSON.stringify([
+    rules.mode,
+    rules.limits.daily,
+    rules.limits.weekly,
+    rules.limits.monthly,
+    [...rules.thresholds].sort((a, b) => a - b),
+    rules.runSpendCapUsd,
+  ]);
+  return `"${createHash("sha256").update(canonical).digest("base64url").slice(0, 27)}"`;
 }
 
 /** Refuses with INVALID and per-field messages (the form shows each beside its field). */

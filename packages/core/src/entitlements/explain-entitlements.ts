@@ -1,4 +1,4 @@
-import type { Ctx } from "../context";
+import { type Ctx, isOperatorActor } from "../context";
 import { notFound } from "../errors";
 import { failoverDirective } from "./entitlement-cache";
 import { FEATURE_KEYS, FEATURES, type FeatureKey, type FeatureValue } from "./features";
@@ -44,7 +44,7 @@ export async function explainProjectEntitlements(
     where: { id: projectId },
     select: { id: true, organizationId: true, createdAt: true },
   });
-  const operator = ctx.actor.type === "system" || (ctx.actor.type === "user" && ctx.actor.isOperator);
+  const operator = isOperatorActor(ctx.actor);
   if (!project || (!operator && ctx.organizationId !== project.organizationId)) throw notFound("Project");
 
   const resolved = await resolveEntitlements(ctx.db, project.organizationId, project.id, now);

@@ -1,5 +1,5 @@
 import type { Tx } from "@breakwater/db";
-import { type Ctx, type Role, roleAtLeast } from "../context";
+import { type Ctx, isOperatorActor, type Role, roleAtLeast } from "../context";
 import { forbidden, notFound } from "../errors";
 
 /**
@@ -19,8 +19,14 @@ export async function lockMemberships(tx: Tx, organizationId: string): Promise<v
  * system and operators act as owners; a user removed or demoted meanwhile gets what they have left.
  */
 export async function currentRole(tx: Tx, ctx: Ctx, organizationId: string, min: Role): Promise<Role> {
-  if (ctx.actor.type === "system") return "owner";
-  if (ctx.actor.type === "user" && ctx.actor.isOperator) return "owner";
+  if (isOperatorActor(ctx.actor)) return "owner";
+  // A management key acts with the role its scope grants in its own organization.
+  if (ctx.actor.type === "management_key") {
+    if (ctx.organizationId !== organizationId || !roleAtLeast(ctx.role, min)) {
+      throw forbidden(`This needs the ${min} role or higher`);
+    }
+    return ctx.role!;
+  }
   if (ctx.actor.type !== "user") throw forbidden();
   const me = await tx.member.findUnique({
     where: { organizationId_userId: { organizationId, userId: ctx.actor.userId } },

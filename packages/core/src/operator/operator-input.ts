@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Ctx } from "../context";
+import { type Ctx, isOperatorActor } from "../context";
 import {
   FEATURE_KEYS,
   type FeatureKey,
@@ -11,8 +11,7 @@ import { forbidden, invalid } from "../errors";
 
 /** Throws FORBIDDEN unless the caller is the system (CLI, seed) or a deployment operator. */
 export function requireOperator(ctx: Ctx): void {
-  if (ctx.actor.type === "system") return;
-  if (ctx.actor.type === "user" && ctx.actor.isOperator) return;
+  if (isOperatorActor(ctx.actor)) return;
   throw forbidden("Only an operator of this installation can do that");
 }
 

@@ -14,6 +14,8 @@ export interface RateLimitDecision {
   count: number;
   /** Whole seconds until the window ends (at least 1 when refused, 0 when allowed). */
   retryAfter: number;
+  /** Whole seconds until the window ends and the count starts again (for RateLimit-Reset). */
+  resetSeconds: number;
 }
 
 // One round trip, atomic: count the hit, start the window on the first one, report what is left of it.
@@ -61,7 +63,8 @@ export class FixedWindowLimiter {
       [count, ttlMs] = this.consumeInMemory(key, windowMs);
     }
     const allowed = count <= rule.max;
-    return { allowed, count, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(ttlMs / 1000)) };
+    const resetSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+    return { allowed, count, retryAfter: allowed ? 0 : resetSeconds, resetSeconds };
   }
 
   /** Forgets a key's count (e.g. an account's failures after a successful sign-in). */

@@ -1,5 +1,5 @@
 import type { ApiKeyDto } from "../api-keys/create-api-key";
-import type { Ctx } from "../context";
+import { type Ctx, isOperatorActor } from "../context";
 import { notFound } from "../errors";
 import type { ProjectDto } from "./create-project";
 import {
@@ -11,7 +11,7 @@ import {
 
 /** Organizations visible to the caller: all for system/operators, memberships otherwise. */
 export async function listOrganizations(ctx: Ctx): Promise<OrganizationListDto[]> {
-  const seeAll = ctx.actor.type === "system" || (ctx.actor.type === "user" && ctx.actor.isOperator);
+  const seeAll = isOperatorActor(ctx.actor);
   const rows = await ctx.db.organization.findMany({
     where: seeAll ? {} : { members: { some: { userId: ctx.actor.type === "user" ? ctx.actor.userId : "" } } },
     include: { subscription: { include: { plan: true } }, _count: { select: { projects: true } } },

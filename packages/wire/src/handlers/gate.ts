@@ -123,6 +123,8 @@ export const DOMAIN_ERRORS: Record<DomainErrorCode, (err: DomainError) => WireRe
   CONFLICT: (err) => domainDetail(409, err),
   // The request is well formed; a plan or cap stands in the way (a clear message says so).
   LIMIT_EXCEEDED: (err) => domainDetail(409, err),
+  // No SDK endpoint makes conditional writes; a 409 if one ever did.
+  PRECONDITION_FAILED: (err) => domainDetail(409, err),
 };
 
 export type Handler = (ctx: WireContext, req: WireRequest, params: readonly string[]) => Promise<WireResult>;
