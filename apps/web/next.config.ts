@@ -7,6 +7,7 @@ const nextConfig: NextConfig = {
     "@breakwater/config",
     "@breakwater/core",
     "@breakwater/db",
+    "@breakwater/manage",
     "@breakwater/queue",
     "@breakwater/wire",
     "geist",

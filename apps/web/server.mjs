@@ -1,9 +1,10 @@
 // The dashboard's production server, and its single port. The SDK API's paths (/api/v1/*, /health,
 // /health/ready) are answered here by the lean SDK API server's own dispatch, bounds and keep-alive
 // (@breakwater/wire's createDashboardServer), so a single-port deployment serves the SDK as fast as
-// the lean server. Every other request is handed, streamed, to Next.js, which runs in a child
-// process (next-process.mjs) on a private Unix socket: Next.js turns on AsyncLocalStorage, and with
-// it promise hooks, process-wide, which would tax every budget check if they shared a process.
+// the lean server. The management API (/api/manage/v1/*, @breakwater/manage) is answered here too.
+// Every other request is handed, streamed, to Next.js, which runs in a child process
+// (next-process.mjs) on a private Unix socket: Next.js turns on AsyncLocalStorage, and with it
+// promise hooks, process-wide, which would tax every budget check if they shared a process.
 // Each handed-over request carries the TCP peer address in x-breakwater-peer (overwriting any value a
 // client sent under that name). Route handlers cannot see the socket otherwise, and the sign-in
 // limiter needs the real peer to decide which X-Forwarded-For entries to trust (TRUST_PROXY).
@@ -66,6 +67,19 @@ async function loadWirePort() {
 }
 
 /**
+ * @breakwater/manage's port (the management API under /api/manage/v1): its production bundle
+ * (`npm run build -w @breakwater/manage`, which turbo runs before the dashboard's build), else its
+ * TypeScript source through tsx, as loadWirePort does.
+ */
+async function loadManagePort() {
+  const manageRoot = path.dirname(path.dirname(fileURLToPath(import.meta.resolve("@breakwater/manage"))));
+  const built = path.join(manageRoot, "dist", "manage-port.mjs");
+  if (existsSync(built)) return import(pathToFileURL(built).href);
+  const { tsImport } = await import("tsx/esm/api");
+  return tsImport(pathToFileURL(path.join(manageRoot, "src", "manage-port.ts")).href, import.meta.url);
+}
+
+/**
  * Starts Next.js in its own process on a Unix socket in a fresh directory only this user can open
  * (so nothing else on the machine can reach it and forge x-breakwater-peer); resolves once it
  * serves requests. A Next.js process that ends while this server runs ends this server too, so a
@@ -95,7 +109,7 @@ function startNext() {
 /** The dashboard's port: the SDK API answered here, everything else handed to Next.js. */
 async function serve() {
   const nextjs = startNext();
-  const [wire] = await Promise.all([loadWirePort(), nextjs.ready]).catch((err) => {
+  const [wire, manage] = await Promise.all([loadWirePort(), loadManagePort(), nextjs.ready]).catch((err) => {
     process.stderr.write(`server.mjs: ${err instanceof Error ? err.message : String(err)}\n`);
     nextjs.child.kill("SIGTERM");
     process.exit(1);
@@ -122,7 +136,10 @@ async function serve() {
 
   // Keep-alive (65 s, longer than common load-balancer idle timeouts), the header/request deadlines
   // and the connection cap are the lean SDK API server's, for the dashboard's requests too.
-  const server = wire.createDashboardServer(toNext);
+  // The management API (/api/manage/v1) is answered in this process too, never handed to Next.js.
+  const server = wire.createDashboardServer((msg, res) =>
+    manage.isManagePath(msg.url ?? "/") ? manage.serveManage(msg, res) : toNext(msg, res),
+  );
   startWebMetricsFromEnv(server); // Prometheus /metrics on WEB_METRICS_PORT, when set
   server.listen(port, values.hostname, () => {
     process.stdout.write(`Dashboard listening on http://${values.hostname ?? "0.0.0.0"}:${port}\n`);
@@ -138,7 +155,8 @@ async function serve() {
     error: (fields, msg) => process.stderr.write(`server.mjs: ${msg} ${JSON.stringify(fields)}\n`),
   };
   // Drain the port first (new connections refused, requests in flight answered, Next.js still
-  // running behind it), then stop Next.js and close the SDK runtime; exit within SHUTDOWN_TIMEOUT_MS.
+  // running behind it), then stop Next.js and close the SDK and management runtimes; exit within
+  // SHUTDOWN_TIMEOUT_MS.
   // Ctrl-C reaches this process twice (from the terminal and from the launcher): it runs once.
   const stop = wire.exitOnce({
     timeoutMs,
@@ -148,6 +166,8 @@ async function serve() {
       const clean = await wire.stopDashboardPort(server, {
         timeoutMs,
         stopApp: stopNext,
+        // The SDK runtime and the management API's (pending last-used times, rate-limit Redis).
+        closeRuntime: () => Promise.all([wire.closeSharedWireRuntime(), manage.closeManage()]).then(() => {}),
         onStopAccepting: () => log.info({ reason, timeoutMs }, "dashboard draining"),
       });
       toNext.close();

@@ -8,6 +8,7 @@ export const SUITE_SECONDS: Record<string, number> = {
   "@breakwater/core": 77,
   "@breakwater/tooling": 71,
   "@breakwater/api": 61,
+  "@breakwater/manage": 16,
   "@breakwater/queue": 12,
   "@breakwater/db": 5,
   "@breakwater/web": 1,

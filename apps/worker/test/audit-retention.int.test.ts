@@ -37,6 +37,16 @@ describe("audit-retention job", () => {
       createdAt: at(days),
     });
     await deps.db.auditEvent.createMany({ data: [row(3), row(8), row(30)] });
+    // The management API's stored idempotent answers: one past its 24 hours, one still replayable.
+    const idem = (key: string, hoursAgo: number) => ({
+      keyId: `mk_${org.id}`,
+      idempotencyKey: key,
+      requestHash: "h",
+      status: 201,
+      body: "{}",
+      createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
+    });
+    await deps.db.managementIdempotency.createMany({ data: [idem("old", 25), idem("fresh", 1)] });
 
     // A scheduler with `every` runs its first job at once, so starting the worker applies retention.
     worker = await startWorker(config, { drainDelaySeconds: 1, shutdownGraceMs: 1_000 });
@@ -65,6 +75,13 @@ describe("audit-retention job", () => {
         .map((r) => r.action)
         .sort();
     await expect.poll(left, { timeout: 20_000, interval: 250 }).toEqual(["project.age_3"]);
+    await expect
+      .poll(async () =>
+        (await deps.db.managementIdempotency.findMany({ where: { keyId: `mk_${org.id}` } })).map(
+          (r) => r.idempotencyKey,
+        ),
+      )
+      .toEqual(["fresh"]);
     // The organization's own creation row (today) is kept.
     expect(
       await deps.db.auditEvent.count({ where: { organizationId: org.id, action: "organization.create" } }),

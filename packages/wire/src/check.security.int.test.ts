@@ -41,6 +41,19 @@ describe("API-key authentication", () => {
     expect(wrongScheme.text).toBe(INVALID_KEY);
   });
 
+  it("a live management key is no SDK key: the documented 401 envelope on every SDK route", async () => {
+    const { createManagementKey } = await import("@breakwater/core");
+    const { managementKey } = await createManagementKey(
+      { ...h.sys, organizationId: t.organizationId },
+      { name: "automation", scope: "write" },
+    );
+    for (const path of [CHECK, INGEST]) {
+      const r = await post(h, path, checkBody(), managementKey);
+      expect(r.status).toBe(401);
+      expect(r.text).toBe(INVALID_KEY);
+    }
+  });
+
   it("an expired key is a 401", async () => {
     const { createApiKey } = await import("@breakwater/core");
     const expired = await createApiKey(h.sys, {

@@ -1,0 +1,10 @@
+export { fromFetch, fromNode, toFetch, toNode } from "./adapters";
+export * from "./http";
+export { closeManage, manageRouteHandler, serveManage } from "./manage-port";
+export { openApiDocument } from "./openapi";
+export { isManagePath, MANAGE_BASE, MANAGE_BODY_LIMIT } from "./pipeline";
+export * from "./problem";
+export { MANAGE_ROUTES } from "./routes";
+export type { Route } from "./routes/define";
+export { createManageRuntime, type ManageRuntime } from "./runtime";
+export * from "./schemas";

@@ -1,0 +1,13 @@
+import { apiKeyRoutes } from "./api-keys";
+import { budgetRoutes } from "./budgets";
+import type { Route } from "./define";
+import { operatorRoutes } from "./operator";
+import { projectRoutes } from "./projects";
+
+/** Every endpoint of the management API, in the order the OpenAPI document lists them. */
+export const MANAGE_ROUTES: readonly Route[] = [
+  ...projectRoutes,
+  ...budgetRoutes,
+  ...apiKeyRoutes,
+  ...operatorRoutes,
+];

@@ -1,0 +1,102 @@
+import { z } from "zod";
+
+/**
+ * The shapes the management API answers with, as zod schemas: the OpenAPI document's response
+ * schemas are generated from them, and the integration suites parse every answer with them, so a
+ * handler that drifts from its documented shape fails a test. Request bodies are core's own input
+ * schemas (the ones the dashboard's procedures validate with), not copies.
+ */
+const isoTime = z.iso.datetime({ offset: true });
+const usd = z.number().meta({ description: "US dollars" });
+
+export const projectResource = z
+  .object({
+    id: z.string().meta({ examples: ["proj_0193b1a2c3d4e5f60718293a"] }),
+    organizationId: z.string(),
+    name: z.string(),
+    mode: z.enum(["alert_only", "hard_deny"]),
+    limits: z.object({ daily: usd.nullable(), weekly: usd.nullable(), monthly: usd.nullable() }),
+    createdAt: isoTime,
+  })
+  .strict();
+
+export const budgetResource = z
+  .object({
+    projectId: z.string(),
+    mode: z.enum(["alert_only", "hard_deny"]),
+    limits: z.object({ daily: usd.nullable(), weekly: usd.nullable(), monthly: usd.nullable() }),
+    thresholds: z.array(z.number().int()).meta({ description: "Alert thresholds, whole percent, ascending" }),
+    runSpendCapUsd: usd.nullable().meta({ description: "Spend cap per agent run; null = none" }),
+  })
+  .strict();
+
+export const apiKeyResource = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: "The key's first characters, to tell keys apart" }),
+    readOnly: z.boolean(),
+    createdAt: isoTime,
+    lastUsedAt: isoTime.nullable(),
+    expiresAt: isoTime.nullable(),
+    revokedAt: isoTime.nullable(),
+  })
+  .strict();
+
+export const createdApiKeyResource = apiKeyResource
+  .extend({
+    key: z
+      .string()
+      .regex(/^sk_proj_[0-9a-f]{64}$/)
+      .meta({ description: "The SDK key itself: shown in this answer only, never again" }),
+  })
+  .strict();
+
+/** A page of a list. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), has_more: z.boolean() }).strict();
+}
+
+export const problemSchema = z.object({
+  type: z.string().meta({ description: "Stable URI of the kind of error (urn:breakwater:problem:…)" }),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string().optional(),
+  instance: z.string().optional(),
+  errors: z
+    .array(
+      z.union([
+        z.object({ pointer: z.string(), detail: z.string() }),
+        z.object({ parameter: z.string(), detail: z.string() }),
+      ]),
+    )
+    .optional()
+    .meta({ description: "Field errors of a 422: body fields by JSON Pointer, query parameters by name" }),
+});
+
+export const planResource = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    version: z
+      .number()
+      .int()
+      .meta({ description: "Latest version: what new and unpinned subscriptions get" }),
+    priceCents: z.number().int(),
+    entitlements: z.record(z.string(), z.union([z.boolean(), z.number(), z.null()])),
+    subscriptionCount: z.number().int(),
+    archived: z.boolean(),
+  })
+  .strict();
+
+export const subscriptionResource = z
+  .object({
+    organizationId: z.string(),
+    planSlug: z.string(),
+    planName: z.string(),
+    pinnedVersion: z.number().int().nullable(),
+    effectiveVersion: z.number().int(),
+  })
+  .strict();
