@@ -122,6 +122,61 @@ describe("bw keys", () => {
   });
 });
 
+describe("bw mgmt-key", () => {
+  it("creates a write key for an organization, lists it without the secret, and revokes it", async () => {
+    const org = JSON.parse(bw("org", "create", "--name", "Mgmt CLI", "--plan", "team", "--json").stdout) as {
+      organization_id: string;
+    };
+    const made = bw(
+      "mgmt-key",
+      "create",
+      "--org",
+      org.organization_id,
+      "--name",
+      "ci",
+      "--scope",
+      "write",
+      "--json",
+    );
+    expect(made.code).toBe(0);
+    const out = JSON.parse(made.stdout) as { key_id: string; management_key: string; scope: string };
+    expect(out.management_key).toMatch(/^sk_mgmt_[0-9a-f]{64}$/);
+    expect(out.scope).toBe("write");
+    const row = await db.managementKey.findUnique({ where: { hash: hashApiKey(out.management_key) } });
+    expect(row?.organizationId).toBe(org.organization_id);
+
+    const list = bw("mgmt-key", "list", "--org", org.organization_id);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(out.key_id);
+    expect(list.stdout).toContain("active");
+    expect(list.stdout).not.toContain(out.management_key);
+
+    const revoked = bw("mgmt-key", "revoke", "--key", out.key_id, "--json");
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout).revoked_at).not.toBeNull();
+    expect(bw("mgmt-key", "list", "--org", org.organization_id).stdout).toContain("revoked");
+  });
+
+  it("an operator key needs an operator to act for; wrong combinations exit 2", () => {
+    const noAs = bw("mgmt-key", "create", "--name", "billing", "--scope", "operator");
+    expect(noAs.code).toBe(2);
+    expect(noAs.stderr).toMatch(/--as/);
+    const notOp = bw(
+      "mgmt-key",
+      "create",
+      "--name",
+      "billing",
+      "--scope",
+      "operator",
+      "--as",
+      "nobody@example.test",
+    );
+    expect(notOp.code).toBe(2);
+    expect(bw("mgmt-key", "create", "--name", "ci", "--scope", "read").code).toBe(2);
+    expect(bw("mgmt-key", "list").code).toBe(2);
+  });
+});
+
 describe("bw bad input", () => {
   const cases: [string, string[], RegExp][] = [
     ["no command", [], /missing command/],

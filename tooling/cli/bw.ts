@@ -112,6 +112,12 @@ async function main(argv: string[]): Promise<number> {
         return show(out, await run.keyList(ctx, v));
       case "key revoke":
         return show(out, await run.keyRevoke(ctx, v));
+      case "mgmt-key create":
+        return show(out, await run.mgmtKeyCreate(ctx, v));
+      case "mgmt-key list":
+        return show(out, await run.mgmtKeyList(ctx, v));
+      case "mgmt-key revoke":
+        return show(out, await run.mgmtKeyRevoke(ctx, v));
       case "plan list":
         return show(out, await run.planList(ctx));
       case "simulate":

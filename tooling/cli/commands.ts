@@ -3,6 +3,7 @@ import {
   type Ctx,
   clearEntitlementOverride,
   createApiKey,
+  createManagementKey,
   createOrganization,
   createProject,
   createUserWithPassword,
@@ -11,12 +12,15 @@ import {
   getPlan,
   issueOperatorSetupToken,
   listApiKeys,
+  listManagementKeys,
   listOrganizations,
   listPlans,
   listProjects,
+  type ManagementKeyDto,
   type OverrideDto,
   type ProjectDto,
   revokeApiKey,
+  revokeManagementKey,
   setEntitlementOverride,
   setOrganizationPlan,
 } from "@breakwater/core";
@@ -31,6 +35,7 @@ import {
   planListResult,
   projectListResult,
   type Result,
+  table,
 } from "./render";
 
 export type { Result } from "./render";
@@ -132,6 +137,80 @@ export async function keyList(ctx: Ctx, v: Values): Promise<Result> {
 export async function keyRevoke(ctx: Ctx, v: Values): Promise<Result> {
   const key = await revokeApiKey(ctx, { keyId: str(v.key)! });
   return { human: `Revoked key ${key.id} (${key.prefix}) at ${key.revokedAt}`, json: keyJson(key) };
+}
+
+function mgmtKeyJson(k: ManagementKeyDto) {
+  return {
+    key_id: k.id,
+    organization_id: k.organizationId,
+    name: k.name,
+    scope: k.scope,
+    prefix: k.prefix,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+  };
+}
+
+/**
+ * Mints a management key: read/write keys for `--org`, operator keys for the operator named by
+ * `--as` (an operator key works only while its creator is an operator).
+ */
+export async function mgmtKeyCreate(ctx: Ctx, v: Values): Promise<Result> {
+  const scope = str(v.scope) as ManagementKeyDto["scope"];
+  const expiresAt = v.expires === undefined ? undefined : new Date(str(v.expires)!);
+  if (expiresAt && Number.isNaN(expiresAt.getTime()))
+    throw new UsageError("--expires must be an ISO date or time");
+  let as: Ctx;
+  if (scope === "operator") {
+    if (v.as === undefined) throw new UsageError("an operator key needs --as <operator email>");
+    if (v.org !== undefined) throw new UsageError("operator keys belong to no organization: drop --org");
+    const user = await ctx.db.user.findUnique({ where: { email: str(v.as)!.toLowerCase() } });
+    if (!user?.isOperator) throw new UsageError(`${str(v.as)} is not an operator of this installation`);
+    as = { ...ctx, actor: { type: "user", userId: user.id, isOperator: true } };
+  } else {
+    if (v.org === undefined) throw new UsageError("a read or write key needs --org");
+    const org = await getOrganization(ctx, { ref: str(v.org)! });
+    as = { ...ctx, organizationId: org.id };
+  }
+  const { managementKey, key } = await createManagementKey(as, { name: str(v.name)!, scope, expiresAt });
+  return {
+    human: [
+      `Created ${key.scope} management key ${key.name} (${key.id})${key.organizationId ? ` for ${key.organizationId}` : ""}`,
+      `Management key (shown once): ${managementKey}`,
+    ].join("\n"),
+    json: { ...mgmtKeyJson(key), management_key: managementKey },
+  };
+}
+
+export async function mgmtKeyList(ctx: Ctx, v: Values, now = new Date()): Promise<Result> {
+  if ((v.org === undefined) === (v.operator !== true))
+    throw new UsageError("give exactly one of --org or --operator");
+  const keys =
+    v.operator === true
+      ? await listManagementKeys(ctx, { owner: "operator" })
+      : await listManagementKeys(
+          { ...ctx, organizationId: (await getOrganization(ctx, { ref: str(v.org)! })).id },
+          { owner: "organization" },
+        );
+  const status = (k: ManagementKeyDto) =>
+    k.revokedAt ? "revoked" : k.expiresAt && new Date(k.expiresAt) <= now ? "expired" : "active";
+  return {
+    human: table(
+      ["ID", "PREFIX", "NAME", "SCOPE", "STATUS", "LAST USED"],
+      keys.map((k) => [k.id, k.prefix, k.name, k.scope, status(k), k.lastUsedAt ?? "never"]),
+    ),
+    json: keys.map(mgmtKeyJson),
+  };
+}
+
+export async function mgmtKeyRevoke(ctx: Ctx, v: Values): Promise<Result> {
+  const key = await revokeManagementKey(ctx, { keyId: str(v.key)! });
+  return {
+    human: `Revoked management key ${key.id} (${key.prefix}) at ${key.revokedAt}`,
+    json: mgmtKeyJson(key),
+  };
 }
 
 export async function planList(ctx: Ctx): Promise<Result> {

@@ -57,6 +57,35 @@ export const COMMANDS: CommandSpec[] = [
     flags: { key: { type: "string", required: true, help: "key id (key_…)" } },
   },
   {
+    name: "mgmt-key create",
+    summary: "Mint a management API key (shown once): read/write for an organization, or an operator key",
+    flags: {
+      org: { type: "string", help: "organization id or slug (read and write keys)" },
+      name: { type: "string", required: true, help: "key name" },
+      scope: {
+        type: "string",
+        required: true,
+        choices: ["read", "write", "operator"],
+        help: "what the key may do",
+      },
+      expires: { type: "string", help: "expiry, an ISO date or time (default: never)" },
+      as: { type: "string", help: "email of the operator an operator key acts for (operator keys)" },
+    },
+  },
+  {
+    name: "mgmt-key list",
+    summary: "List an organization's management keys, or the operator keys (never the secret)",
+    flags: {
+      org: { type: "string", help: "organization id or slug" },
+      operator: { type: "boolean", help: "list the installation's operator keys instead" },
+    },
+  },
+  {
+    name: "mgmt-key revoke",
+    summary: "Revoke a management key at once",
+    flags: { key: { type: "string", required: true, help: "key id (mk_…)" } },
+  },
+  {
     name: "org set-plan",
     summary: "Move an organization to a plan (its latest version; drops a pin)",
     flags: {
