@@ -149,6 +149,7 @@ test("a walk through every page as an owner and as a viewer of the organization,
     { name: "webhook-messages", path: "/webhooks/messages", heading: "Webhooks" },
     { name: "members", path: "/members", heading: "Members" },
     { name: "audit", path: "/audit", heading: /^(Audit log|Admins only)$/ },
+    { name: "api-access", path: "/settings/api-access", heading: "API access" },
   ];
   const ownerStorage = JSON.stringify(await page.context().storageState());
   await walk(browser, "owner", ownerStorage, [

@@ -34,6 +34,7 @@ const kindLabel = (kind: string) => (kind.charAt(0).toUpperCase() + kind.slice(1
 function actorLabel(e: AuditEvent): string {
   if (e.actor.type === "system") return `System (${e.actor.id ?? "job"})`;
   if (e.actor.type === "api_key") return `API key ${e.actor.id ?? ""}`;
+  if (e.actor.type === "management_key") return `Management key ${e.actor.name ?? e.actor.id ?? ""}`;
   return e.actor.name ?? e.actor.id ?? "Unknown";
 }
 

@@ -1,0 +1,110 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { expect, test } from "./fixtures";
+import { createOrganization, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
+import { budgetCheck, fitsWidth } from "./wire-helpers";
+
+const DESKTOP = { width: 1360, height: 900 } as const;
+const webDir = path.resolve(__dirname, "..");
+
+/** Adds a signed-up user to an organization by name with a role (e2e/add-member.ts). */
+function addMember(email: string, organizationName: string, role: "member") {
+  const res = spawnSync(
+    path.join(webDir, "..", "..", "node_modules", ".bin", "tsx"),
+    [path.join(webDir, "e2e", "add-member.ts"), email, organizationName, role],
+    { cwd: webDir, env: { ...process.env, LOG_LEVEL: "warn" }, encoding: "utf8" },
+  );
+  expect(res.status, res.stderr).toBe(0);
+}
+
+test("an admin creates a management key in Settings → API access, automation uses it over HTTP, and revoking it ends that", async ({
+  page,
+  browser,
+}) => {
+  const run = Math.random().toString(36).slice(2, 8);
+  const orgName = `Automators ${run}`;
+  await page.setViewportSize(DESKTOP);
+  await signUp(page, "Ada Automation", uniqueEmail("api-access"));
+  // A new organization is on the free plan (one project): automation makes that project below.
+  await createOrganization(page, orgName);
+
+  await page.getByRole("link", { name: "API access" }).click();
+  await expect(page).toHaveURL(/\/settings\/api-access$/);
+  await expect(page.getByRole("heading", { name: "API access" })).toBeVisible();
+  await expect(page.getByText("No management keys yet")).toBeVisible();
+  await screenshot(page, "api-access-empty-desktop");
+
+  // Create: name, scope, expiry; the key is shown once.
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByLabel("Key name").fill("ci-deploys");
+  await page.getByRole("combobox", { name: "Scope" }).click();
+  await page.getByRole("option", { name: "Read & write" }).click();
+  await page.getByRole("combobox", { name: "Expires" }).click();
+  await page.getByRole("option", { name: "In 90 days" }).click();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const shown = page.getByTestId("new-management-key").locator("code");
+  await expect(shown).toHaveText(/^sk_mgmt_[0-9a-f]{64}$/);
+  const mgmtKey = ((await shown.textContent()) ?? "").trim();
+  const row = page.getByTestId("mgmt-key-ci-deploys");
+  await expect(row.getByText("Read & write")).toBeVisible();
+  await expect(row.getByText("Active")).toBeVisible();
+  await expect(row).not.toContainText(mgmtKey);
+
+  // Automation, with only HTTP: create a project and its SDK key, and the SDK key passes a budget check.
+  const auth = { authorization: `Bearer ${mgmtKey}` };
+  const created = await page.request.post("/api/manage/v1/projects", {
+    headers: { ...auth, "idempotency-key": `e2e-${run}` },
+    data: { name: `from-ci-${run}`, limits: { monthly: 40 } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const project = (await created.json()) as { id: string };
+  const key = await page.request.post(`/api/manage/v1/projects/${project.id}/api-keys`, {
+    headers: auth,
+    data: { name: "production" },
+  });
+  expect(key.status(), await key.text()).toBe(201);
+  const sdkKey = ((await key.json()) as { key: string }).key;
+  expect(await budgetCheck(page.request, sdkKey)).toMatchObject({ allowed: true });
+
+  // The list shows when the key was last used (written within seconds), and the key stays hidden.
+  await page.getByTestId("new-management-key").getByRole("button", { name: "Done", exact: true }).click();
+  await expect(page.getByTestId("new-management-key")).toHaveCount(0);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.getByTestId("mgmt-key-ci-deploys").getByTestId("last-used").textContent();
+      },
+      { timeout: 20_000, intervals: [1_000] },
+    )
+    .not.toBe("Never");
+  await screenshot(page, "api-access-desktop");
+
+  // At 390 px the page does not scroll sideways (the table scrolls inside its card).
+  await page.setViewportSize(PHONE);
+  await expect(page.getByRole("heading", { name: "API access" })).toBeVisible();
+  expect(await fitsWidth(page)).toBe(true);
+  await screenshot(page, "api-access-phone");
+  await page.setViewportSize(DESKTOP);
+
+  // Revoke asks first; once confirmed, the key's next request is refused.
+  await page.getByTestId("mgmt-key-ci-deploys").getByRole("button", { name: "Revoke", exact: true }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Revoke “ci-deploys”?" });
+  await expect(dialog).toContainText("401");
+  await dialog.getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByTestId("mgmt-key-ci-deploys").getByText("Revoked")).toBeVisible();
+  const after = await page.request.get("/api/manage/v1/projects", { headers: auth });
+  expect(after.status()).toBe(401);
+  expect(after.headers()["content-type"]).toBe("application/problem+json");
+
+  // A member sees no keys and cannot make one.
+  const memberEmail = uniqueEmail("api-access-member");
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
+  await signUp(member, "Mo Member", memberEmail);
+  addMember(memberEmail, orgName, "member");
+  await member.goto("/settings/api-access");
+  await expect(member.getByTestId("api-access-denied")).toBeVisible();
+  await expect(member.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  await memberContext.close();
+});
