@@ -5,12 +5,14 @@ import { MANAGE_ROUTES } from "./routes";
 import type { Route } from "./routes/define";
 import {
   apiKeyResource,
+  auditEventResource,
   budgetResource,
   createdApiKeyResource,
   planResource,
   problemSchema,
   projectResource,
   subscriptionResource,
+  tagRuleResource,
 } from "./schemas";
 
 type Json = Record<string, unknown>;
@@ -26,8 +28,10 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 const NAMED: [string, z.ZodType][] = [
   ["Project", projectResource],
   ["Budget", budgetResource],
+  ["TagRule", tagRuleResource],
   ["ApiKey", apiKeyResource],
   ["CreatedApiKey", createdApiKeyResource],
+  ["AuditEvent", auditEventResource],
   ["Plan", planResource],
   ["Subscription", subscriptionResource],
 ];

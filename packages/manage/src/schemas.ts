@@ -100,3 +100,37 @@ export const subscriptionResource = z
     effectiveVersion: z.number().int(),
   })
   .strict();
+
+export const tagRuleResource = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    selector: z
+      .record(z.string(), z.string())
+      .meta({ description: "Tag name → value; every pair must match" }),
+    period: z.enum(["daily", "weekly", "monthly"]),
+    limitUsd: usd,
+    enabled: z.boolean(),
+    updatedAt: isoTime,
+  })
+  .strict();
+
+export const auditEventResource = z
+  .object({
+    id: z.string(),
+    createdAt: isoTime,
+    actor: z
+      .object({
+        type: z.string().meta({ description: "user, operator, management_key, api_key or system" }),
+        id: z.string().nullable(),
+        name: z.string().nullable().meta({ description: "A user's name, or a management key's name" }),
+        email: z.string().nullable(),
+      })
+      .strict(),
+    action: z.string(),
+    targetType: z.string(),
+    targetId: z.string(),
+    before: z.unknown(),
+    after: z.unknown(),
+  })
+  .strict();

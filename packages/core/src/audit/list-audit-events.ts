@@ -18,6 +18,8 @@ export const listAuditEventsInput = z
     from: z.coerce.date().optional(),
     to: z.coerce.date().optional(),
     cursor: z.string().max(200).optional(),
+    /** The management API's cursor: the id of the last event of the previous page (instead of `cursor`). */
+    startingAfter: z.string().min(1).max(100).optional(),
     limit: z.number().int().min(1).max(100).default(50),
   })
   .refine((v) => !v.from || !v.to || v.from <= v.to, { message: "From must be before To", path: ["from"] });
@@ -70,7 +72,19 @@ export async function listAuditEvents(
   const retentionDays = Number(ent.values.audit_log_days);
   const kept = new Date(now.getTime() - retentionDays * DAY_MS);
   const from = input.from && input.from > kept ? input.from : kept;
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
+  let after = input.cursor ? decodeCursor(input.cursor) : null;
+  if (input.startingAfter) {
+    const from = await ctx.db.auditEvent.findFirst({
+      where: { id: input.startingAfter, organizationId },
+      select: { id: true, createdAt: true },
+    });
+    if (!from) {
+      throw invalid("starting_after is not an event of this log", {
+        fieldErrors: { startingAfter: "No event of this log has that id" },
+      });
+    }
+    after = from;
+  }
 
   const rows = await ctx.db.auditEvent.findMany({
     where: {

@@ -1,13 +1,17 @@
 import { apiKeyRoutes } from "./api-keys";
+import { auditRoutes } from "./audit";
 import { budgetRoutes } from "./budgets";
 import type { Route } from "./define";
 import { operatorRoutes } from "./operator";
 import { projectRoutes } from "./projects";
+import { tagRuleRoutes } from "./tag-rules";
 
 /** Every endpoint of the management API, in the order the OpenAPI document lists them. */
 export const MANAGE_ROUTES: readonly Route[] = [
   ...projectRoutes,
   ...budgetRoutes,
+  ...tagRuleRoutes,
   ...apiKeyRoutes,
+  ...auditRoutes,
   ...operatorRoutes,
 ];
