@@ -134,3 +134,28 @@ export const auditEventResource = z
     after: z.unknown(),
   })
   .strict();
+
+const roleEnum = z.enum(["viewer", "member", "admin", "owner"]);
+
+export const memberResource = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: roleEnum,
+    joinedAt: isoTime,
+  })
+  .strict();
+
+export const invitationResource = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: roleEnum,
+    inviterName: z.string().nullable(),
+    createdAt: isoTime,
+    expiresAt: isoTime,
+    expired: z.boolean().meta({ description: "Pending but past its expiry: the link no longer works" }),
+  })
+  .strict();

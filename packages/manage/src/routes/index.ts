@@ -2,6 +2,7 @@ import { apiKeyRoutes } from "./api-keys";
 import { auditRoutes } from "./audit";
 import { budgetRoutes } from "./budgets";
 import type { Route } from "./define";
+import { memberRoutes } from "./members";
 import { operatorRoutes } from "./operator";
 import { projectRoutes } from "./projects";
 import { tagRuleRoutes } from "./tag-rules";
@@ -12,6 +13,7 @@ export const MANAGE_ROUTES: readonly Route[] = [
   ...budgetRoutes,
   ...tagRuleRoutes,
   ...apiKeyRoutes,
+  ...memberRoutes,
   ...auditRoutes,
   ...operatorRoutes,
 ];
