@@ -135,6 +135,7 @@ export * from "./webhooks/endpoint-secrets";
 export * from "./webhooks/get-webhook-settings";
 export * from "./webhooks/list-webhook-endpoints";
 export * from "./webhooks/list-webhook-messages";
+export * from "./webhooks/mask-endpoint-url";
 export * from "./webhooks/record-webhook-event";
 export * from "./webhooks/replay-webhook-message";
 export * from "./webhooks/rotate-webhook-secret";

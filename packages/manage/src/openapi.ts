@@ -8,6 +8,7 @@ import {
   auditEventResource,
   budgetResource,
   createdApiKeyResource,
+  createdWebhookEndpointResource,
   invitationResource,
   memberResource,
   planResource,
@@ -15,6 +16,9 @@ import {
   projectResource,
   subscriptionResource,
   tagRuleResource,
+  webhookEndpointResource,
+  webhookEndpointSummaryResource,
+  webhookTestResource,
 } from "./schemas";
 
 type Json = Record<string, unknown>;
@@ -33,6 +37,10 @@ const NAMED: [string, z.ZodType][] = [
   ["TagRule", tagRuleResource],
   ["ApiKey", apiKeyResource],
   ["CreatedApiKey", createdApiKeyResource],
+  ["WebhookEndpoint", webhookEndpointResource],
+  ["WebhookEndpointSummary", webhookEndpointSummaryResource],
+  ["CreatedWebhookEndpoint", createdWebhookEndpointResource],
+  ["WebhookTestAttempt", webhookTestResource],
   ["Member", memberResource],
   ["Invitation", invitationResource],
   ["AuditEvent", auditEventResource],

@@ -159,3 +159,58 @@ export const invitationResource = z
     expired: z.boolean().meta({ description: "Pending but past its expiry: the link no longer works" }),
   })
   .strict();
+
+export const webhookEndpointResource = z
+  .object({
+    id: z.string(),
+    organizationId: z.string(),
+    projectId: z
+      .string()
+      .nullable()
+      .meta({ description: "Only this project's events; null = every project" }),
+    url: z.string(),
+    description: z.string(),
+    eventTypes: z.array(z.string()).meta({ description: "Empty = every event type" }),
+    providers: z.array(z.string()).meta({ description: "Empty = every provider" }),
+    format: z.enum(["standard", "slack", "pagerduty"]),
+    routingKeyHint: z.string().nullable(),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable(),
+    failingSince: isoTime.nullable(),
+    secretPrefix: z.string(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  })
+  .strict();
+
+export const webhookEndpointSummaryResource = webhookEndpointResource
+  .extend({
+    lastAttempt: z
+      .object({ at: isoTime, success: z.boolean(), responseStatus: z.number().int().nullable() })
+      .strict()
+      .nullable(),
+    last24h: z
+      .object({ succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int() })
+      .strict(),
+  })
+  .strict();
+
+export const createdWebhookEndpointResource = webhookEndpointResource
+  .extend({
+    secret: z.string().meta({ description: "The whsec_ signing secret (admins can read it again later)" }),
+  })
+  .strict();
+
+export const webhookTestResource = z
+  .object({
+    eventId: z.string(),
+    deliveryId: z.string(),
+    endpointId: z.string(),
+    trigger: z.string(),
+    success: z.boolean(),
+    statusCode: z.number().int().nullable(),
+    latencyMs: z.number(),
+    error: z.string().nullable(),
+    deliveryStatus: z.string(),
+  })
+  .strict();

@@ -11,6 +11,7 @@ import {
   listWebhookEventTypes,
   listWebhookMessages,
   listWebhookMessagesInput,
+  maskEndpointUrl,
   type Role,
   replayWebhookMessage,
   roleAtLeast,
@@ -25,19 +26,8 @@ import { authedProcedure, orgProcedure, router } from "../init";
 
 const endpointRef = z.object({ endpointId: z.string().min(1) });
 
-/**
- * An endpoint URL as a reader below admin sees it: scheme, host and port only, the path and query
- * masked (a Slack or Teams webhook URL is itself a credential; so is user:password@).
- */
-export function maskEndpointUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    const hidden = u.pathname.length > 1 || u.search.length > 0 || u.hash.length > 0;
-    return `${u.protocol}//${u.host}${hidden ? "/••••••" : "/"}`;
-  } catch {
-    return "••••••";
-  }
-}
+/** Re-exported for the router's tests; masking lives in core (the management API masks the same way). */
+export { maskEndpointUrl };
 
 /** Admins and owners (and the operator) see endpoint URLs whole; members and viewers masked. */
 function seesUrls(ctx: { role: Role; core: { actor: { type: string; isOperator?: boolean } } }): boolean {

@@ -6,6 +6,7 @@ import { memberRoutes } from "./members";
 import { operatorRoutes } from "./operator";
 import { projectRoutes } from "./projects";
 import { tagRuleRoutes } from "./tag-rules";
+import { webhookRoutes } from "./webhooks";
 
 /** Every endpoint of the management API, in the order the OpenAPI document lists them. */
 export const MANAGE_ROUTES: readonly Route[] = [
@@ -13,6 +14,7 @@ export const MANAGE_ROUTES: readonly Route[] = [
   ...budgetRoutes,
   ...tagRuleRoutes,
   ...apiKeyRoutes,
+  ...webhookRoutes,
   ...memberRoutes,
   ...auditRoutes,
   ...operatorRoutes,

@@ -31,9 +31,9 @@ export interface ManageHarness {
 }
 
 export async function startManageHarness(
-  opts: { rateLimit?: { window: number; max: number } } = {},
+  opts: { rateLimit?: { window: number; max: number }; env?: Record<string, string> } = {},
 ): Promise<ManageHarness> {
-  const config = parseConfig(processEnv());
+  const config = parseConfig({ ...processEnv(), ...opts.env });
   const db = createDb(config.DATABASE_URL);
   const log = pino({ level: "silent" });
   const sys = systemCtx({ db, config, log });
