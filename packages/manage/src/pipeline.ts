@@ -88,15 +88,16 @@ function zodFieldErrors(err: ZodError, where: "body" | "query"): FieldError[] {
 }
 
 /** A domain error as a problem: INVALID carries its per-field messages (dotted paths) as pointers. */
-function domainProblem(err: DomainError): ProblemError {
+function domainProblem(err: DomainError, query = false): ProblemError {
   const type = DOMAIN_PROBLEMS[err.code];
   if (err.code === "INVALID") {
     const fe = err.details?.fieldErrors as Record<string, string> | undefined;
     const errors: FieldError[] = fe
-      ? Object.entries(fe).map(([path, detail]) => ({
-          pointer: path === "_" ? "" : pointerOf(path.split(".")),
-          detail,
-        }))
+      ? Object.entries(fe).map(([path, detail]) =>
+          query
+            ? { parameter: path.split(".")[0] ?? path, detail }
+            : { pointer: path === "_" ? "" : pointerOf(path.split(".")), detail },
+        )
       : [];
     return new ProblemError(type, err.message, { errors });
   }
@@ -152,15 +153,16 @@ export function createPipeline(p: PipelineDeps): (req: ManageRequest) => Promise
   return async (req) => {
     const { path, query } = splitTarget(req.url);
     const rateHeaders: Record<string, string> = {};
+    let current: Route | undefined;
     const fail = (err: unknown): ManageResponse => {
       if (err instanceof ProblemError) {
         return problemResponse(err.toProblem(path), { ...rateHeaders, ...err.extra.headers });
       }
-      if (isDomainError(err)) return fail(domainProblem(err));
+      if (isDomainError(err)) return fail(domainProblem(err, current !== undefined && !current.body));
       if (err instanceof ZodError) {
-        return fail(
-          new ProblemError("validation-failed", undefined, { errors: zodFieldErrors(err, "body") }),
-        );
+        // Core re-validates what a route passed on: on a route without a body, those are query parameters.
+        const where = current && !current.body ? "query" : "body";
+        return fail(new ProblemError("validation-failed", undefined, { errors: zodFieldErrors(err, where) }));
       }
       p.deps.log.error({ err, path, method: req.method }, "management API request failed");
       return problemResponse(internalProblem(path), rateHeaders);
@@ -202,6 +204,7 @@ export function createPipeline(p: PipelineDeps): (req: ManageRequest) => Promise
       if (matched === "method")
         throw new ProblemError("method-not-allowed", `${req.method} is not allowed here`);
       const { route, params } = matched;
+      current = route;
       checkScope(caller, route);
 
       const bytes = await readRequestBody(req, route);

@@ -214,3 +214,108 @@ export const webhookTestResource = z
     deliveryStatus: z.string(),
   })
   .strict();
+
+const money = z.string().meta({ description: "US dollars as a decimal string" });
+const count = z.number().int();
+
+export const usageResource = z
+  .object({
+    range: z.object({ from: z.string(), to: z.string(), start: isoTime, end: isoTime }).strict(),
+    rolledUpTo: isoTime.nullable(),
+    totals: z
+      .object({
+        calls: count,
+        errors: count,
+        deniedCalls: count,
+        fallbackCalls: count,
+        savedByFallbackCalls: count,
+        unpricedCalls: count,
+        unpricedInputTokens: count,
+        unpricedOutputTokens: count,
+        inputTokens: count,
+        outputTokens: count,
+        costUsd: money,
+        avoidedCostUsd: money,
+      })
+      .strict(),
+    series: z.array(
+      z
+        .object({
+          bucket: z.string(),
+          calls: count,
+          costUsd: money,
+          deniedCalls: count,
+          fallbackCalls: count,
+          unpricedCalls: count,
+        })
+        .strict(),
+    ),
+    byProvider: z.array(
+      z
+        .object({
+          provider: z.string(),
+          calls: count,
+          errors: count,
+          costUsd: money,
+          unpricedCalls: count,
+          p50LatencyMs: z.number().nullable(),
+          p95LatencyMs: z.number().nullable(),
+        })
+        .strict(),
+    ),
+    byModel: z.array(
+      z
+        .object({
+          provider: z.string(),
+          model: z.string(),
+          calls: count,
+          inputTokens: count,
+          outputTokens: count,
+          costUsd: money.nullable(),
+          unpricedCalls: count,
+        })
+        .strict(),
+    ),
+    byTag: z.array(
+      z
+        .object({
+          key: z.string(),
+          value: z.string(),
+          calls: count,
+          costUsd: money,
+          unpricedCalls: count,
+          inputTokens: count,
+          outputTokens: count,
+        })
+        .strict(),
+    ),
+    byRun: z.array(
+      z
+        .object({
+          projectId: z.string(),
+          agentRunId: z.string(),
+          name: z.string().nullable(),
+          calls: count,
+          costUsd: money,
+          avoidedCostUsd: money,
+          stopped: z.boolean(),
+        })
+        .strict(),
+    ),
+    failoversByReason: z.array(z.object({ reason: z.string(), calls: count, saved: count }).strict()),
+    limits: z.array(
+      z
+        .object({
+          projectId: z.string(),
+          projectName: z.string(),
+          period: z.enum(["daily", "weekly", "monthly"]),
+          limitUsd: money,
+          spentUsd: money,
+          windowStart: isoTime,
+          windowEnd: isoTime,
+          percent: z.number(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();

@@ -6,6 +6,7 @@ import { memberRoutes } from "./members";
 import { operatorRoutes } from "./operator";
 import { projectRoutes } from "./projects";
 import { tagRuleRoutes } from "./tag-rules";
+import { usageRoutes } from "./usage";
 import { webhookRoutes } from "./webhooks";
 
 /** Every endpoint of the management API, in the order the OpenAPI document lists them. */
@@ -15,6 +16,7 @@ export const MANAGE_ROUTES: readonly Route[] = [
   ...tagRuleRoutes,
   ...apiKeyRoutes,
   ...webhookRoutes,
+  ...usageRoutes,
   ...memberRoutes,
   ...auditRoutes,
   ...operatorRoutes,
