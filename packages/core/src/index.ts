@@ -52,6 +52,8 @@ export * from "./fleet/fleet-redis";
 export * from "./fleet/fleet-status";
 export * from "./fleet/get-fleet-overview";
 export * from "./fleet/get-provider-health";
+export * from "./fleet/list-failover-feed";
+export * from "./fleet/list-provider-instances";
 export * from "./fleet/prune-breaker-history";
 export * from "./fleet/record-breaker-report";
 export * from "./idempotency/idempotent-requests";

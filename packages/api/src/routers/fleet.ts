@@ -6,9 +6,13 @@ import {
   getIncidentSettingsInput,
   getProviderHealth,
   getProviderHealthInput,
+  listFailoverFeed,
+  listFailoverFeedInput,
   listIncidents,
   listIncidentsInput,
   listOpenIncidents,
+  listProviderInstances,
+  listProviderInstancesInput,
   updateIncidentSettings,
   updateIncidentSettingsInput,
 } from "@breakwater/core";
@@ -31,10 +35,20 @@ export const fleetRouter = router({
     .input(getFleetOverviewInput.pick({ projectIds: true, providers: true }).optional())
     .query(({ ctx, input }) => getFleetOverview(ctx.core, { ...input, organizationId: ctx.organization.id })),
 
-  /** Instances, episodes, timeline, uptime bars and failover feed of one provider in one project. */
+  /** Status, counts, episodes, timeline and uptime bars of one provider in one project. */
   provider: orgProcedure("viewer")
     .input(getProviderHealthInput.omit({ now: true }))
     .query(({ ctx, input }) => getProviderHealth(ctx.core, input)),
+
+  /** The provider page's instance table, a keyset page at a time (an infinite query: `cursor`). */
+  providerInstances: orgProcedure("viewer")
+    .input(listProviderInstancesInput.omit({ now: true }))
+    .query(({ ctx, input }) => listProviderInstances(ctx.core, input)),
+
+  /** The provider page's failover feed of the last 24 h, newest first, a keyset page at a time. */
+  failoverFeed: orgProcedure("viewer")
+    .input(listFailoverFeedInput.omit({ now: true }))
+    .query(({ ctx, input }) => listFailoverFeed(ctx.core, input)),
 
   /** Open provider incidents of the active organization, newest first (the overview shows them first). */
   openIncidents: orgProcedure("viewer").query(({ ctx }) =>

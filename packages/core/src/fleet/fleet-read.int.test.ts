@@ -3,6 +3,7 @@ import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
 import { getFleetOverview } from "./get-fleet-overview";
 import { getProviderHealth } from "./get-provider-health";
+import { listProviderInstances } from "./list-provider-instances";
 import { recordBreakerReport } from "./record-breaker-report";
 
 const deps = testDeps({ BREAKER_STALE_SECONDS: "180" });
@@ -59,7 +60,8 @@ describe("fleet reads", () => {
 
     const page = await getProviderHealth(ctx, { projectId: project.id, provider: "openai", days: 2 });
     expect(page.status).toBe("Down");
-    expect(page.instances.map((i) => [i.sdkInstanceId, i.label, i.stale])).toEqual([
+    const instances = await listProviderInstances(ctx, { projectId: project.id, provider: "openai" });
+    expect(instances.instances.map((i) => [i.sdkInstanceId, i.label, i.stale])).toEqual([
       ["i1", "Down", false],
       ["i2", "Healthy", false],
       ["i3", "Recovering", false],

@@ -3,8 +3,6 @@ import type { Ctx } from "../context";
 import { notFound } from "../errors";
 import type { CircuitState } from "./breaker-state";
 import {
-  DEFAULT_RECOVERY_WINDOW_SECONDS,
-  FALLBACK_SERVING_WINDOW_SECONDS,
   HEALTH_LABEL,
   type HealthLabel,
   type InstanceCounts,
@@ -27,7 +25,6 @@ export const getProviderHealthInput = z.object({
   transitionsLimit: z.number().int().min(1).max(1000).default(100),
   /** The transition timeline's span. */
   range: z.enum(["24h", "7d", "30d"]).default("24h"),
-  feedLimit: z.number().int().min(1).max(200).default(50),
   now: z.date().optional(),
 });
 
@@ -38,22 +35,6 @@ const RANGES = {
   "30d": { spanMs: 30 * 86_400_000, bucketMs: 86_400_000 },
 } as const;
 
-export interface FailoverFeedItem {
-  id: string;
-  timestamp: string;
-  sdkInstanceId: string;
-  requestedProvider: string | null;
-  requestedModel: string | null;
-  servedProvider: string;
-  servedModel: string;
-  reason: string | null;
-  errorClass: string | null;
-  latencyMs: number;
-  status: string;
-  /** True when the call was served by another provider than the one requested. */
-  providerFallback: boolean;
-}
-
 export interface ProviderHealthDto {
   projectId: string;
   projectName: string;
@@ -63,28 +44,15 @@ export interface ProviderHealthDto {
   status: ProviderStatus;
   summary: string;
   counts: InstanceCounts;
-  instances: {
-    sdkInstanceId: string;
-    state: CircuitState;
-    label: HealthLabel;
-    stale: boolean;
-    failureCount: number;
-    successCount: number;
-    reportedAt: string;
-    lastSeenAt: string;
-    firstSeenAt: string;
-    stateSince: string | null;
-    openEpisodeId: string | null;
-    /** Down past the recovery window while its fallback serves: the SDK has not re-probed it. */
-    unprobed: boolean;
-    /** Last call a fallback served in place of this provider for this instance. */
-    lastFallbackAt: string | null;
-  }[];
+  /**
+   * When the live instance seen longest ago turns stale if it stays silent (null when none is
+   * live): the page refetches then, so an instance greys out on time with no report to push it.
+   */
+  nextStaleAt: string | null;
   /** "Down 2 h, fallback serving — breaker not re-probed" for the longest unprobed instance. */
   unprobedNote: string | null;
   range: "24h" | "7d" | "30d";
   timeline: TimelineBucket[];
-  failoverFeed: FailoverFeedItem[];
   /** Calls requested of this provider that a fallback served successfully, last 24 h. */
   savedCalls24h: number;
   openEpisodes: {
@@ -117,9 +85,10 @@ export interface ProviderHealthDto {
 }
 
 /**
- * Everything the provider page shows for one project: live and stale instances, the transition
- * timeline, open and recent episodes, and daily uptime bars (Down 1.0, Recovering 0.3). Viewer
- * role; another tenant's project is NOT_FOUND.
+ * The provider page's summary for one project: status and counts of live and stale instances, the
+ * transition timeline, open and recent episodes, and daily uptime bars (Down 1.0, Recovering 0.3).
+ * The instance table and the failover feed are read a page at a time (listProviderInstances,
+ * listFailoverFeed). Viewer role; another tenant's project is NOT_FOUND.
  */
 export async function getProviderHealth(
   ctx: Ctx,
@@ -147,11 +116,9 @@ export async function getProviderHealth(
   // Buckets end with the one holding `now`, aligned to UTC multiples of the bucket size.
   const firstBucket = Math.ceil((now.getTime() + 1) / range.bucketMs) * range.bucketMs - range.spanMs;
   const dayAgo = new Date(now.getTime() - 86_400_000);
-  const servingSince = new Date(now.getTime() - FALLBACK_SERVING_WINDOW_SECONDS * 1000);
 
-  const [snapshots, transitions, openEpisodes, recent, windowEpisodes, buckets, feed, saved, serving] =
+  const [transitions, openEpisodes, recent, windowEpisodes, buckets, oldestLive, saved] =
     await Promise.all([
-      ctx.db.breakerSnapshot.findMany({ where, orderBy: { sdkInstanceId: "asc" } }),
       ctx.db.breakerTransition.findMany({
         where: { ...where, reportedAt: { gte: rangeStart } },
         orderBy: [{ reportedAt: "desc" }, { id: "desc" }],
@@ -174,44 +141,16 @@ export async function getProviderHealth(
       FROM breaker_transitions
       WHERE project_id = ${project.id} AND provider = ${input.provider} AND reported_at >= ${new Date(firstBucket)}
       GROUP BY 1, 2`,
-      ctx.db.metadataEvent.findMany({
-        where: {
-          projectId: project.id,
-          timestamp: { gte: dayAgo },
-          OR: [
-            { isProviderFallback: true, requestedProvider: input.provider },
-            { isProviderFallback: true, provider: input.provider },
-            { isModelFallback: true, provider: input.provider },
-          ],
-        },
-        orderBy: { timestamp: "desc" },
-        take: input.feedLimit,
-        select: {
-          id: true,
-          timestamp: true,
-          sdkInstanceId: true,
-          requestedProvider: true,
-          requestedModel: true,
-          provider: true,
-          model: true,
-          failoverReason: true,
-          failoverErrorClass: true,
-          latencyMs: true,
-          status: true,
-          isProviderFallback: true,
-        },
-      }),
+      // One probe of the index (project_id, provider, received_at, …): the first live snapshot.
+      ctx.db.$queryRaw<{ received_at: Date }[]>`
+      SELECT received_at FROM breaker_snapshots
+      WHERE project_id = ${project.id} AND provider = ${input.provider} AND received_at >= ${new Date(cutoff)}
+      ORDER BY received_at LIMIT 1`,
       ctx.db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM metadata_events
       WHERE project_id = ${project.id} AND "timestamp" >= ${dayAgo} AND is_provider_fallback
         AND status = 'success' AND requested_provider = ${input.provider} AND provider <> ${input.provider}`,
-      ctx.db.$queryRaw<{ sdk_instance_id: string; last_served: Date }[]>`
-      SELECT sdk_instance_id, max("timestamp") AS last_served FROM metadata_events
-      WHERE project_id = ${project.id} AND "timestamp" >= ${servingSince} AND is_provider_fallback
-        AND status = 'success' AND requested_provider = ${input.provider} AND provider <> ${input.provider}
-      GROUP BY 1`,
     ]);
-  const lastServed = new Map(serving.map((r) => [r.sdk_instance_id, r.last_served]));
   const bucketCount = range.spanMs / range.bucketMs;
   const timeline: TimelineBucket[] = Array.from({ length: bucketCount }, (_, k) => ({
     at: new Date(firstBucket + k * range.bucketMs).toISOString(),
@@ -263,33 +202,6 @@ export async function getProviderHealth(
   const counts: InstanceCounts = row
     ? { healthy: row.healthy, down: row.down, recovering: row.recovering, stale: row.stale }
     : { healthy: 0, down: 0, recovering: 0, stale: 0 };
-  const probeCutoff = now.getTime() - DEFAULT_RECOVERY_WINDOW_SECONDS * 1000;
-  const instances = snapshots.map((s) => {
-    const stale = s.receivedAt.getTime() < cutoff;
-    const served = lastServed.get(s.sdkInstanceId) ?? null;
-    const unprobed =
-      !stale &&
-      s.state === "open" &&
-      s.stateSince !== null &&
-      s.stateSince.getTime() < probeCutoff &&
-      served !== null &&
-      served.getTime() >= s.stateSince.getTime();
-    return {
-      sdkInstanceId: s.sdkInstanceId,
-      state: s.state,
-      label: HEALTH_LABEL[s.state],
-      stale,
-      failureCount: s.failureCount,
-      successCount: s.successCount,
-      reportedAt: s.reportedAt.toISOString(),
-      lastSeenAt: s.receivedAt.toISOString(),
-      firstSeenAt: s.firstSeenAt.toISOString(),
-      stateSince: s.stateSince?.toISOString() ?? null,
-      openEpisodeId: s.openEpisodeId,
-      unprobed,
-      lastFallbackAt: served?.toISOString() ?? null,
-    };
-  });
   const seconds = (a: Date, b: Date) => Math.max(0, Math.round((b.getTime() - a.getTime()) / 1000));
 
   return {
@@ -301,7 +213,9 @@ export async function getProviderHealth(
     status: providerStatus(counts),
     summary: statusSummary(counts),
     counts,
-    instances,
+    nextStaleAt: oldestLive[0]
+      ? new Date(oldestLive[0].received_at.getTime() + ctx.config.BREAKER_STALE_SECONDS * 1000).toISOString()
+      : null,
     openEpisodes: openEpisodes.map((e) => ({
       id: e.id,
       sdkInstanceId: e.sdkInstanceId,
@@ -334,20 +248,6 @@ export async function getProviderHealth(
       : null,
     range: input.range,
     timeline,
-    failoverFeed: feed.map((e) => ({
-      id: e.id.toString(),
-      timestamp: e.timestamp.toISOString(),
-      sdkInstanceId: e.sdkInstanceId,
-      requestedProvider: e.requestedProvider,
-      requestedModel: e.requestedModel,
-      servedProvider: e.provider,
-      servedModel: e.model,
-      reason: e.failoverReason,
-      errorClass: e.failoverErrorClass,
-      latencyMs: e.latencyMs,
-      status: e.status,
-      providerFallback: e.isProviderFallback,
-    })),
     savedCalls24h: saved[0]?.n ?? 0,
   };
 }
