@@ -42,7 +42,8 @@ export interface FailoverFeedPageDto {
 }
 
 interface FeedRow {
-  id: string;
+  /** The bigint id as text (named apart from `id`, so ORDER BY id is the number, not this text). */
+  event_id: string;
   timestamp: Date;
   ts_key: string;
   sdk_instance_id: string;
@@ -79,7 +80,7 @@ export async function listFailoverFeed(
   const p = input.provider;
 
   const rows = await ctx.db.$queryRaw<FeedRow[]>`
-    SELECT id::text AS id, "timestamp", ${Prisma.raw(timestampKeySql('"timestamp"'))} AS ts_key,
+    SELECT id::text AS event_id, "timestamp", ${Prisma.raw(timestampKeySql('"timestamp"'))} AS ts_key,
       sdk_instance_id, requested_provider, requested_model, provider, model, failover_reason,
       failover_error_class, latency_ms, status, is_provider_fallback
     FROM metadata_events
@@ -88,14 +89,15 @@ export async function listFailoverFeed(
       AND ((is_provider_fallback AND (requested_provider = ${p} OR provider = ${p}))
         OR (is_model_fallback AND provider = ${p}))
       ${after ? Prisma.sql`AND ("timestamp", id) < (${after.ts}::timestamptz, ${after.id}::bigint)` : Prisma.empty}
-    ORDER BY "timestamp" DESC, id DESC
+    ORDER BY metadata_events."timestamp" DESC, metadata_events.id DESC
     LIMIT ${input.limit + 1}`;
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
   return {
-    nextCursor: rows.length > input.limit && last ? encodeCursor({ t: last.ts_key, id: last.id }) : null,
+    nextCursor:
+      rows.length > input.limit && last ? encodeCursor({ t: last.ts_key, id: last.event_id }) : null,
     items: page.map((e) => ({
-      id: e.id,
+      id: e.event_id,
       timestamp: e.timestamp.toISOString(),
       sdkInstanceId: e.sdk_instance_id,
       requestedProvider: e.requested_provider,

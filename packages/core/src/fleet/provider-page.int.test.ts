@@ -382,6 +382,20 @@ describe("provider page: the failover feed a page at a time", () => {
           'anthropic', 'success', 1, 1, 10, false, true, 'openai', 'gpt-4o', 'circuit_open', 'r', false)`;
       shown.push({ inst, at: new Date(ts) });
     }
+    // Two calls at one instant whose ids differ in digit count: ordered as numbers (10^18 first),
+    // never as text ("9…" before "1…").
+    for (const [inst, id] of [
+      ["id-9e17", "900000000000000000"],
+      ["id-1e18", "1000000000000000000"],
+    ] as const) {
+      await deps.db.$executeRaw`
+        INSERT INTO metadata_events (id, project_id, call_id, attempt_index, "timestamp", sdk_instance_id, model,
+          provider, status, input_tokens, output_tokens, latency_ms, is_model_fallback, is_provider_fallback,
+          requested_provider, requested_model, failover_reason, agent_run_id, priced)
+        VALUES (${id}::bigint, ${project.id}, ${randomUUID()}::uuid, 1, ${at(30 * 60_000)}, ${inst},
+          'claude-sonnet-4-5', 'anthropic', 'success', 1, 1, 10, false, true, 'openai', 'gpt-4o', 'circuit_open', 'r', false)`;
+      shown.push({ inst, at: at(30 * 60_000) });
+    }
 
     const ctx = viewer(org.id);
     const seen: { id: string; inst: string; at: string }[] = [];
@@ -421,6 +435,12 @@ describe("provider page: the failover feed a page at a time", () => {
       now,
     });
     expect([...one.items, ...two.items].map((e) => e.sdkInstanceId)).toEqual(["micro-2", "micro-1"]);
+    const tied = seen.filter((e) => e.inst.startsWith("id-"));
+    expect(tied.map((e) => [e.inst, e.id])).toEqual([
+      ["id-1e18", "1000000000000000000"],
+      ["id-9e17", "900000000000000000"],
+    ]);
+    expect(seen.indexOf(tied[1]!)).toBe(seen.indexOf(tied[0]!) + 1);
 
     const first = await listFailoverFeed(ctx, { projectId: project.id, provider: "openai", limit: 50, now });
     expect(first.nextCursor).toBeNull();
