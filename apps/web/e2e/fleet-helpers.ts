@@ -44,7 +44,7 @@ export async function reportBreaker(
 }
 
 /** A call requested of `requested` that `served` answered, as the SDK's metadata event. */
-export async function ingestFailover(
+export function ingestFailover(
   request: APIRequestContext,
   project: { id: string; key: string },
   e: {
@@ -55,11 +55,26 @@ export async function ingestFailover(
     latencyMs?: number;
   },
 ) {
-  const at = e.at ?? new Date();
+  return ingestFailovers(request, project, [e]);
+}
+
+/** Several such calls in one ingest request (the SDK batches its events). */
+export async function ingestFailovers(
+  request: APIRequestContext,
+  project: { id: string; key: string },
+  events: {
+    instance: string;
+    requested: [string, string];
+    served: [string, string];
+    at?: Date;
+    latencyMs?: number;
+  }[],
+) {
   const res = await request.post("/api/v1/metadata/ingest", {
     headers: { authorization: `Bearer ${project.key}` },
-    data: [
-      {
+    data: events.map((e) => {
+      const at = e.at ?? new Date();
+      return {
         model: e.served[1],
         provider: e.served[0],
         modality: "text",
@@ -76,12 +91,12 @@ export async function ingestFailover(
         call_id: randomUUID(),
         sdk_instance_id: e.instance,
         timestamp: at.toISOString().replace("Z", "000Z"),
-      },
-    ],
+      };
+    }),
   });
   expect(res.status()).toBe(202);
   const body = (await res.json()) as { ingested: number };
-  expect(body.ingested).toBe(1);
+  expect(body.ingested).toBe(events.length);
 }
 
 /** Desktop and phone (390 px) screenshots under e2e/screenshots/ (kept out of git). */

@@ -5,6 +5,7 @@
 export {
   Activity as FleetIcon,
   ArrowLeft as ArrowLeftIcon,
+  ArrowRightLeft as FailoverIcon,
   BookOpen as BookIcon,
   Building2 as BuildingIcon,
   ChartColumn as UsageIcon,

@@ -31,6 +31,7 @@ function html(query: KeysetQuery<Row>, inset = false) {
       label="People"
       getRowId={(r) => r.id}
       rowAttributes={(r) => ({ "data-testid": `person-${r.id}` })}
+      rowClassName={(r) => (r.id === "b" ? "text-zinc-400" : undefined)}
       toolbar={<input aria-label="Search" />}
       empty={<p>Nobody yet</p>}
       loadMoreLabel="Show more people"
@@ -48,6 +49,28 @@ describe("infiniteRows", () => {
     expect(query.data?.map((r) => r.id)).toEqual(["a", "b", "c"]);
     expect(query.hasNextPage).toBe(true);
   });
+
+  it("keeps a live list's rows when a background refetch fails, not when Load more or the first load does", () => {
+    const failed = (isFetchNextPageError: boolean, pages: { items: Row[] }[] | undefined) => ({
+      ...infinite(pages ?? [], { hasNextPage: true, isFetchingNextPage: false }),
+      data: pages ? { pages } : undefined,
+      error: { message: "Network down" },
+      isFetchNextPageError,
+    });
+    const keep = { keepRowsOnRefetchError: true };
+    const refetch = infiniteRows(failed(false, [page("a")]), (p) => p.items, keep);
+    expect(refetch.error).toBeNull();
+    expect(html(refetch)).toContain('data-testid="person-a"');
+    const more = infiniteRows(failed(true, [page("a")]), (p) => p.items, keep);
+    expect(html(more)).toContain("Network down");
+    expect(infiniteRows(failed(false, undefined), (p) => p.items, keep).error).toEqual({
+      message: "Network down",
+    });
+    // Without the option every failure shows, as in a list that is not kept live.
+    expect(infiniteRows(failed(false, [page("a")]), (p) => p.items).error).toEqual({
+      message: "Network down",
+    });
+  });
 });
 
 describe("KeysetTable", () => {
@@ -60,6 +83,9 @@ describe("KeysetTable", () => {
     );
     expect(out).toContain('<table class="w-full caption-bottom text-left text-[13px]" aria-label="People">');
     expect(out).toContain('data-testid="person-a"');
+    // A row's own classes (a greyed-out one), on that row only.
+    expect(out).toMatch(/<tr class="[^"]*text-zinc-400"[^>]*data-testid="person-b"/);
+    expect(out).not.toMatch(/<tr class="[^"]*text-zinc-400"[^>]*data-testid="person-a"/);
     expect(out).toContain('<td class="px-4 py-2.5 align-middle first:pl-5 last:pr-5 font-mono">b</td>');
     expect(out).toMatch(/<button[^>]*>Show more people<\/button>/);
     expect(out).not.toContain("End of list");

@@ -23,20 +23,29 @@ interface InfiniteQueryLike<TPage> extends QueryLike<{ pages: TPage[] }> {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => unknown;
+  /** True when the last failure was "Load more", not a refetch of the pages already shown. */
+  isFetchNextPageError?: boolean;
 }
 
 /**
  * An infinite query's pages as one list of rows (`rows` picks them out of a page). The fields
  * are read one by one rather than spread: TanStack re-renders for the fields a component reads,
  * and a spread reads them all.
+ *
+ * `keepRowsOnRefetchError`: a list kept live (refetched on pushes or polls) keeps its rows on
+ * screen when such a background refetch fails, as the rest of a live page does; a failed first
+ * load or "Load more" still shows the error with "Try again".
  */
 export function infiniteRows<TPage, TRow>(
   query: InfiniteQueryLike<TPage>,
   rows: (page: TPage) => TRow[],
+  opts: { keepRowsOnRefetchError?: boolean } = {},
 ): KeysetQuery<TRow> {
+  const data = query.data?.pages.flatMap(rows);
   return {
-    data: query.data?.pages.flatMap(rows),
-    error: query.error,
+    data,
+    error:
+      opts.keepRowsOnRefetchError && data !== undefined && !query.isFetchNextPageError ? null : query.error,
     isPending: query.isPending,
     refetch: query.refetch,
     hasNextPage: query.hasNextPage,
@@ -62,6 +71,7 @@ export function KeysetTable<TRow>({
   columns,
   label,
   getRowId,
+  rowClassName,
   rowAttributes,
   toolbar,
   loading,
@@ -74,6 +84,8 @@ export function KeysetTable<TRow>({
   /** The table's accessible name. */
   label: string;
   getRowId: (row: TRow) => string;
+  /** Classes of a body row (e.g. a greyed-out stale one). */
+  rowClassName?: (row: TRow) => string | undefined;
   rowAttributes?: (row: TRow) => RowAttributes;
   /** Search box and filters, e.g. `SearchField`s or a fieldset of `FilterSelect`s. */
   toolbar?: ReactNode;
@@ -91,6 +103,7 @@ export function KeysetTable<TRow>({
         data={rows}
         label={label}
         getRowId={getRowId}
+        rowClassName={rowClassName}
         rowAttributes={rowAttributes}
         sortable={false}
       />

@@ -7,12 +7,12 @@ import { useEffect, useState } from "react";
 import { AlertIcon } from "@/components/ui/icons";
 import { Card, CardHeader } from "@/components/ui/page";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { Table, TableBody, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/cn";
 import { useTRPC } from "@/lib/trpc/client";
 import { TimelineChart, UptimeBars } from "./charts";
 import { useNow } from "./fleet-overview";
 import { ProviderIncidents } from "./incidents";
+import { FailoverFeed, formatTime, InstanceTable } from "./provider-tables";
 import { LiveIndicator, StatusLabel } from "./status";
 import { POLL_MS, useFleetLive } from "./use-fleet-live";
 
@@ -23,19 +23,10 @@ const RANGES: { value: Range; label: string }[] = [
   { value: "30d", label: "30 d" },
 ];
 
-const time = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-  timeZone: "UTC",
-});
-export const formatTime = (iso: string) => `${time.format(new Date(iso))} UTC`;
-const age = (iso: string, now: number) => `${formatDuration(Math.max(0, now - Date.parse(iso)) / 1000)} ago`;
-
-/** One provider in one project: status, episodes, timeline, uptime, instances and the failover feed, kept live. */
+/**
+ * One provider in one project: status, episodes, timeline, uptime, then the instance table and the
+ * failover feed (each read a page at a time), kept live.
+ */
 export function ProviderHealthView({ projectId, provider }: { projectId: string; provider: string }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>("24h");
@@ -45,16 +36,9 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
     placeholderData: (prev) => prev,
     refetchInterval: streamMode === "polling" ? POLL_MS : false,
   });
-  const nextStaleAt = (() => {
-    const d = query.data;
-    if (!d) return null;
-    const live = d.instances.filter((i) => !i.stale).map((i) => Date.parse(i.lastSeenAt));
-    if (live.length === 0) return null;
-    return new Date(Math.min(...live) + d.staleAfterSeconds * 1000).toISOString();
-  })();
   const mode = useFleetLive({
     matches: (c) => c.projectId === projectId && c.provider === provider,
-    nextStaleAt,
+    nextStaleAt: query.data?.nextStaleAt,
   });
   useEffect(() => setStreamMode(mode), [mode]);
   const now = useNow(1000);
@@ -64,15 +48,39 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
     refetchInterval: streamMode === "polling" ? POLL_MS : false,
   });
   const incidents = incidentsQuery.data?.incidents ?? [];
-
-  if (query.isPending) return <LoadingState label="Loading the provider" rows={5} />;
-  if (query.isError && !query.data) {
-    return (
-      <ErrorState
-        title="This provider's health could not be loaded"
-        message={query.error.message}
-        onRetry={() => void query.refetch()}
+  // The paged tables load beside the summary, not after it.
+  const tables = (
+    <>
+      <InstanceTable
+        projectId={projectId}
+        provider={provider}
+        staleAfterSeconds={query.data?.staleAfterSeconds}
+        polling={streamMode === "polling"}
+        now={now}
       />
+      <FailoverFeed
+        projectId={projectId}
+        provider={provider}
+        savedCalls24h={query.data?.savedCalls24h}
+        polling={streamMode === "polling"}
+      />
+    </>
+  );
+
+  if (query.isPending || (query.isError && !query.data)) {
+    return (
+      <div className="space-y-5">
+        {query.isPending ? (
+          <LoadingState label="Loading the provider" rows={5} />
+        ) : (
+          <ErrorState
+            title="This provider's health could not be loaded"
+            message={query.error?.message ?? ""}
+            onRetry={() => void query.refetch()}
+          />
+        )}
+        {tables}
+      </div>
     );
   }
   const d = query.data;
@@ -248,89 +256,7 @@ export function ProviderHealthView({ projectId, provider }: { projectId: string;
         </div>
       </Card>
 
-      <Card>
-        <CardHeader
-          title="Instances"
-          description={`Stale after ${formatDuration(d.staleAfterSeconds)} without a report: greyed and left out of status.`}
-        />
-        {d.instances.length === 0 ? (
-          <p className="px-5 py-4 text-[13px] text-zinc-500">No SDK instance has reported this provider.</p>
-        ) : (
-          <Table className="min-w-[36rem]" aria-label="Instances">
-            <TableHeader>
-              <TableRow>
-                <th className="px-5 py-2 font-medium">Instance</th>
-                <th className="px-3 py-2 font-medium">State</th>
-                <th className="px-3 py-2 text-right font-medium">Failures</th>
-                <th className="px-3 py-2 text-right font-medium">Successes</th>
-                <th className="px-5 py-2 font-medium">Last report</th>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {d.instances.map((i) => (
-                <TableRow
-                  key={i.sdkInstanceId}
-                  data-testid="instance-row"
-                  data-stale={i.stale}
-                  className={cn(i.stale && "text-zinc-400")}
-                >
-                  <td className="px-5 py-2">
-                    <code className="text-xs">{i.sdkInstanceId}</code>
-                  </td>
-                  <td className="px-3 py-2">
-                    <StatusLabel status={i.stale ? "Stale" : i.label} />
-                    {i.unprobed ? <span className="ml-2 text-xs text-amber-800">not re-probed</span> : null}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{i.failureCount}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{i.successCount}</td>
-                  <td className="px-5 py-2 text-zinc-500">{age(i.lastSeenAt, now)}</td>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </Card>
-
-      <Card>
-        <CardHeader
-          title="Failover feed"
-          description={`Calls of the last 24 h where a fallback stepped in for ${d.provider} or ${d.provider} served for another. ${d.savedCalls24h.toLocaleString("en-US")} ${d.savedCalls24h === 1 ? "call" : "calls"} saved by a fallback.`}
-        />
-        {d.failoverFeed.length === 0 ? (
-          <p className="px-5 py-4 text-[13px] text-zinc-500">No failover in the last 24 hours.</p>
-        ) : (
-          <ul className="divide-y divide-zinc-100" aria-label="Failover feed">
-            {d.failoverFeed.map((f) => (
-              <li
-                key={f.id}
-                className="grid gap-1 px-5 py-2.5 text-[13px] md:grid-cols-[1fr_auto]"
-                data-testid="failover"
-              >
-                <span className="min-w-0">
-                  <span className="font-medium text-zinc-800">
-                    {f.requestedProvider ?? "?"}/{f.requestedModel ?? "?"}
-                  </span>
-                  <span aria-hidden className="mx-1.5 text-zinc-400">
-                    →
-                  </span>
-                  <span className="sr-only">served by</span>
-                  <span className="font-medium text-zinc-800">
-                    {f.servedProvider}/{f.servedModel}
-                  </span>
-                  <span className="ml-2 text-xs text-zinc-500">
-                    {f.reason ?? "fallback"}
-                    {f.status !== "success" ? ` · ${f.status}` : ""}
-                  </span>
-                </span>
-                <span className="text-xs text-zinc-500">
-                  {f.latencyMs.toLocaleString("en-US")} ms · <code>{f.sdkInstanceId}</code> ·{" "}
-                  {formatTime(f.timestamp)}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      {tables}
     </div>
   );
 }

@@ -20,6 +20,8 @@ export const POLL_MS = 5_000;
  * Keeps the fleet queries fresh: every change pushed on `fleet.live` (server-sent events) refetches
  * the fleet queries it concerns; while the stream is down the caller polls instead (`mode` says which).
  * `nextStaleAt` schedules one refetch when the next live instance would turn stale with no report.
+ * The provider page's paged tables (infinite queries) are fleet queries too: each refetches the
+ * pages it has loaded, keeping them on screen meanwhile, so a push never empties or jumps the list.
  */
 export function useFleetLive(opts: {
   /** Only changes that match refetch (the provider page watches one project × provider). */
