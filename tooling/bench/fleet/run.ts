@@ -3,13 +3,15 @@
  * projects (50,000 breaker snapshots), seeded through the fleet simulator over the real wire API
  * (a lean SDK API server in this process), then:
  *   1. the overview's server time (getFleetOverview, what fleet.overview runs) p50/p95;
- *   2. the provider page's server time (getProviderHealth, 90-day bars) p50/p95 over random cells;
+ *   2. the provider page's server time (getProviderHealth, 90-day bars) p50/p95 over random cells,
+ *      and its paged tables: the first page of the instance table (each status filter in turn)
+ *      beside the first page of the failover feed;
  *   3. report → page-update latency p95: the production dashboard with Chromium open on /fleet, a
  *      report of `open` posted to the wire API, timed until the cell shows it (skipped with --no-browser).
  * Targets: overview ≤ 300 ms, provider page ≤ 300 ms, live update ≤ 2 s.
  *
- * Postgres: the server of DATABASE_URL, database `breakwater_bench_fleet` (created, migrated, breaker
- * and event tables emptied on every run). Redis: a private redis-server on a free port.
+ * Postgres: the server of DATABASE_URL, database `breakwater_bench_fleet` or --database NAME (created,
+ * migrated, breaker and event tables emptied on every run). Redis: a private redis-server on a free port.
  * Options: --instances N (default 10000), --projects N (20), --providers a,b,… (5), --samples N (60),
  * --updates N (20), --no-browser.
  */
@@ -26,8 +28,11 @@ import {
   createProject,
   getFleetOverview,
   getProviderHealth,
+  listFailoverFeed,
   listIncidents,
   listOpenIncidents,
+  listProviderInstances,
+  PROVIDER_INSTANCE_FILTERS,
   systemCtx,
 } from "@breakwater/core";
 import { freePort, startPrivateRedis } from "@breakwater/queue/testing";
@@ -69,6 +74,8 @@ const { values: flags } = parseArgs({
      * are measured (a process of its own against an SDK API process of its own; 0 = none).
      */
     heartbeats: { type: "string", default: "5000" },
+    /** The database on DATABASE_URL's server (a branch's indexes stay out of another's runs). */
+    database: { type: "string", default: "breakwater_bench_fleet" },
   },
 });
 const INSTANCES = Number(flags.instances);
@@ -96,7 +103,8 @@ function runToEnd(cmd: string, args: string[], env: Record<string, string | unde
 async function main() {
   const base = parseConfig(processEnv());
   const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = "/breakwater_bench_fleet";
+  if (!/^[a-z0-9_]{1,63}$/.test(String(flags.database))) throw new Error("--database: a lowercase name");
+  dbUrl.pathname = `/${flags.database}`;
   const databaseUrl = dbUrl.toString();
   const ok = await ensurePostgresDatabase(databaseUrl);
   if (!ok.ok) throw new Error(`Postgres for the benchmark: ${ok.reason}`);
@@ -113,7 +121,7 @@ async function main() {
   process.once("SIGTERM", onSignal);
   try {
     const env = { ...processEnv(), DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: "warn" };
-    log("setup: migrate breakwater_bench_fleet, seed plans…");
+    log(`setup: migrate ${flags.database}, seed plans…`);
     await runToEnd("npm", ["run", "-s", "-w", "@breakwater/db", "prisma", "--", "migrate", "deploy"], env);
     if (!flags.reuse) {
       const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
@@ -137,7 +145,7 @@ async function main() {
         })
       : null;
     if (flags.reuse && !earlier)
-      throw new Error("--reuse: no earlier benchmark organization in breakwater_bench_fleet");
+      throw new Error(`--reuse: no earlier benchmark organization in ${flags.database}`);
     const org =
       earlier ??
       (await createOrganization(ctx, {
@@ -317,6 +325,19 @@ async function main() {
       await getProviderHealth(viewer, { projectId: project.id, provider, days: 90 });
       page.push(performance.now() - t);
     }
+    log(`provider page tables: ${SAMPLES} samples…`);
+    const tables: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const project = projects[i % projects.length] as { id: string };
+      const provider = PROVIDERS[i % PROVIDERS.length] as string;
+      const status = PROVIDER_INSTANCE_FILTERS[i % PROVIDER_INSTANCE_FILTERS.length];
+      const t = performance.now();
+      await Promise.all([
+        listProviderInstances(viewer, { projectId: project.id, provider, status, limit: 50 }),
+        listFailoverFeed(viewer, { projectId: project.id, provider, limit: 25 }),
+      ]);
+      tables.push(performance.now() - t);
+    }
 
     log(`incidents page: ${SAMPLES} samples…`);
     const incidentsPage: number[] = [];
@@ -353,6 +374,7 @@ async function main() {
       cells,
       overview_ms: { p50: pct(overview, 50), p95: pct(overview, 95), target: 300 },
       provider_page_ms: { p50: pct(page, 50), p95: pct(page, 95), target: 300 },
+      provider_tables_ms: { p50: pct(tables, 50), p95: pct(tables, 95), target: 300 },
       incidents_page_ms: { p50: pct(incidentsPage, 50), p95: pct(incidentsPage, 95), target: 300 },
       live_update_ms: live.length
         ? { p50: pct(live, 50), p95: pct(live, 95), n: live.length, target: 2000 }
@@ -368,6 +390,7 @@ async function main() {
     );
     log(row("overview (server)", result.overview_ms));
     log(row("provider page (server)", result.provider_page_ms));
+    log(row("  its tables, a page each", result.provider_tables_ms));
     log(row("incidents page (server)", result.incidents_page_ms));
     log(row("report → page update", result.live_update_ms));
     if (heartbeats) log(`meanwhile heartbeats: ${JSON.stringify(heartbeats)}`);
