@@ -1,13 +1,14 @@
 -- The provider page reads its instance table and its failover feed a page at a time (keyset), so
--- a page costs the same at 100,000 instances as at ten. Each page is an index range scan:
+-- a page costs the same at 100,000 instances as at ten. Each page is an index range scan.
 
--- The time the next live instance turns stale (the first snapshot at or after the stale cutoff), and
--- the Stale filter of the instance table, most recently seen first by (received_at, sdk_instance_id).
-CREATE INDEX "breaker_snapshots_last_seen_idx" ON "breaker_snapshots"("project_id", "provider", "received_at", "sdk_instance_id");
-
--- The Down and Recovering filters, by instance id within a state. Partial: it holds the few
--- snapshots not closed, so a filter matching five instances never walks the healthy thousands.
+-- The Down and Recovering filters, by instance id within a state. Partial: it holds the snapshots
+-- not closed, so a filter matching five instances never walks the healthy thousands, and a page
+-- during an outage stops at its 50 rows instead of sorting every Down instance. It has the leading
+-- columns and the predicate of breaker_snapshots_not_closed_idx (the live counts' unhealthy rows,
+-- the incident evaluation), so it serves those reads too and replaces it: one partial index to
+-- maintain on every heartbeat flush of a snapshot that is not closed, not two.
 CREATE INDEX "breaker_snapshots_unhealthy_idx" ON "breaker_snapshots"("project_id", "provider", "state", "sdk_instance_id") WHERE (state <> 'closed'::"CircuitState");
+DROP INDEX "breaker_snapshots_not_closed_idx";
 
 -- The failover feed, newest first by (timestamp, id), and the fallback-served calls behind the
 -- "not re-probed" flag. Partial: it holds the calls a fallback served, not the day's calls, and

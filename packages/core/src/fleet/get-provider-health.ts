@@ -107,7 +107,6 @@ export async function getProviderHealth(
     throw notFound("Project");
   }
   const now = input.now ?? new Date();
-  const cutoff = now.getTime() - ctx.config.BREAKER_STALE_SECONDS * 1000;
   const windowStart = new Date(now.getTime() - input.days * 86_400_000);
   const where = { projectId: project.id, provider: input.provider };
 
@@ -117,40 +116,34 @@ export async function getProviderHealth(
   const firstBucket = Math.ceil((now.getTime() + 1) / range.bucketMs) * range.bucketMs - range.spanMs;
   const dayAgo = new Date(now.getTime() - 86_400_000);
 
-  const [transitions, openEpisodes, recent, windowEpisodes, buckets, oldestLive, saved] =
-    await Promise.all([
-      ctx.db.breakerTransition.findMany({
-        where: { ...where, reportedAt: { gte: rangeStart } },
-        orderBy: [{ reportedAt: "desc" }, { id: "desc" }],
-        take: input.transitionsLimit,
-      }),
-      ctx.db.breakerEpisode.findMany({ where: { ...where, closedAt: null }, orderBy: { openedAt: "asc" } }),
-      ctx.db.breakerEpisode.findMany({
-        where: { ...where, closedAt: { not: null } },
-        orderBy: { closedAt: "desc" },
-        take: 20,
-      }),
-      ctx.db.breakerEpisode.findMany({
-        where: { ...where, OR: [{ closedAt: null }, { closedAt: { gte: windowStart } }] },
-        select: { id: true, openedAt: true, closedAt: true },
-        take: 10_000,
-      }),
-      ctx.db.$queryRaw<{ bucket: number; to_state: CircuitState; n: number }[]>`
+  const [transitions, openEpisodes, recent, windowEpisodes, buckets, saved] = await Promise.all([
+    ctx.db.breakerTransition.findMany({
+      where: { ...where, reportedAt: { gte: rangeStart } },
+      orderBy: [{ reportedAt: "desc" }, { id: "desc" }],
+      take: input.transitionsLimit,
+    }),
+    ctx.db.breakerEpisode.findMany({ where: { ...where, closedAt: null }, orderBy: { openedAt: "asc" } }),
+    ctx.db.breakerEpisode.findMany({
+      where: { ...where, closedAt: { not: null } },
+      orderBy: { closedAt: "desc" },
+      take: 20,
+    }),
+    ctx.db.breakerEpisode.findMany({
+      where: { ...where, OR: [{ closedAt: null }, { closedAt: { gte: windowStart } }] },
+      select: { id: true, openedAt: true, closedAt: true },
+      take: 10_000,
+    }),
+    ctx.db.$queryRaw<{ bucket: number; to_state: CircuitState; n: number }[]>`
       SELECT floor((extract(epoch FROM reported_at) * 1000 - ${firstBucket}) / ${range.bucketMs})::int AS bucket,
         to_state::text AS to_state, count(*)::int AS n
       FROM breaker_transitions
       WHERE project_id = ${project.id} AND provider = ${input.provider} AND reported_at >= ${new Date(firstBucket)}
       GROUP BY 1, 2`,
-      // One probe of the index (project_id, provider, received_at, …): the first live snapshot.
-      ctx.db.$queryRaw<{ received_at: Date }[]>`
-      SELECT received_at FROM breaker_snapshots
-      WHERE project_id = ${project.id} AND provider = ${input.provider} AND received_at >= ${new Date(cutoff)}
-      ORDER BY received_at LIMIT 1`,
-      ctx.db.$queryRaw<{ n: number }[]>`
+    ctx.db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM metadata_events
       WHERE project_id = ${project.id} AND "timestamp" >= ${dayAgo} AND is_provider_fallback
         AND status = 'success' AND requested_provider = ${input.provider} AND provider <> ${input.provider}`,
-    ]);
+  ]);
   const bucketCount = range.spanMs / range.bucketMs;
   const timeline: TimelineBucket[] = Array.from({ length: bucketCount }, (_, k) => ({
     at: new Date(firstBucket + k * range.bucketMs).toISOString(),
@@ -213,8 +206,9 @@ export async function getProviderHealth(
     status: providerStatus(counts),
     summary: statusSummary(counts),
     counts,
-    nextStaleAt: oldestLive[0]
-      ? new Date(oldestLive[0].received_at.getTime() + ctx.config.BREAKER_STALE_SECONDS * 1000).toISOString()
+    // From the same counts: the least recently seen live instance, as the overview's nextStaleAt.
+    nextStaleAt: row?.oldest_live
+      ? new Date(row.oldest_live.getTime() + ctx.config.BREAKER_STALE_SECONDS * 1000).toISOString()
       : null,
     openEpisodes: openEpisodes.map((e) => ({
       id: e.id,

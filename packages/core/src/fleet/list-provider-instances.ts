@@ -8,14 +8,7 @@ import {
   HEALTH_LABEL,
   type HealthLabel,
 } from "./fleet-status";
-import {
-  badCursor,
-  decodeCursor,
-  encodeCursor,
-  isTimestampKey,
-  timestampKeySql,
-  visibleProject,
-} from "./provider-page";
+import { badCursor, decodeCursor, encodeCursor, visibleProject } from "./provider-page";
 
 /** The instance table's filter: every instance, a live state, or the stale ones. */
 export const PROVIDER_INSTANCE_FILTERS = ["all", "Healthy", "Down", "Recovering", "Stale"] as const;
@@ -65,21 +58,21 @@ interface SnapshotRow {
   success_count: number;
   reported_at: Date;
   received_at: Date;
-  received_key: string;
   first_seen_at: Date;
   state_since: Date | null;
   open_episode_id: string | null;
 }
 
 /**
- * One page of a project's instances of one provider, by keyset so a page costs the same however
- * deep it is and no instance is shown twice or skipped while paging:
- * - all, Healthy, Down, Recovering: by instance id (the primary key (project_id, provider,
- *   sdk_instance_id) serves all and Healthy; the partial index of non-closed snapshots serves Down and
- *   Recovering, so a filter that matches few instances does not walk the healthy ones);
- * - Stale: most recently seen first, by (received_at, instance id) descending (the index
- *   (project_id, provider, received_at, sdk_instance_id)); a stale instance's last-seen time no
- *   longer moves, so the order holds while paging.
+ * One page of a project's instances of one provider, by keyset on the instance id, so a page costs
+ * the same however deep it is and no instance is shown twice or skipped while paging:
+ * - all: a range of the primary key (project_id, provider, sdk_instance_id);
+ * - Down, Recovering: a range of the partial index of snapshots not closed, (project_id, provider,
+ *   state, sdk_instance_id), so a filter matching five instances never walks the healthy ones and
+ *   a page during an outage stops at its rows;
+ * - Healthy, Stale: the primary key, skipping the other rows (whether an instance is live moves
+ *   with the clock, so no index holds it). Each is most of a provider's snapshots in its own case
+ *   (a healthy fleet; a fleet that churns), so a page walks few others.
  * Live and stale split at BREAKER_STALE_SECONDS without a report, as everywhere else. The fallback
  * calls behind the "not re-probed" flag are looked up for the page's instances only. Viewer role
  * (checked by the caller); another tenant's project is NOT_FOUND.
@@ -95,31 +88,20 @@ export async function listProviderInstances(
   const after = input.cursor ? cursorKeys(input.cursor, input.status) : null;
 
   const where = [Prisma.sql`project_id = ${project.id} AND provider = ${input.provider}`];
-  let order: Prisma.Sql;
-  if (input.status === "Stale") {
-    where.push(Prisma.sql`received_at < ${cutoff}`);
-    if (after) {
-      where.push(
-        Prisma.sql`(received_at, sdk_instance_id) < (${after.receivedKey}::timestamptz, ${after.id})`,
-      );
-    }
-    order = Prisma.sql`received_at DESC, sdk_instance_id DESC`;
-  } else {
-    if (input.status !== "all") {
-      // The state as a literal (one of three constants), not a parameter: the planner must see that
-      // Down and Recovering are not 'closed' to use the partial index of non-closed snapshots.
-      const state = Prisma.raw(`'${STATE_OF[input.status]}'::"CircuitState"`);
-      where.push(Prisma.sql`state = ${state} AND received_at >= ${cutoff}`);
-    }
-    if (after) where.push(Prisma.sql`sdk_instance_id > ${after.id}`);
-    order = Prisma.sql`sdk_instance_id`;
+  if (input.status === "Stale") where.push(Prisma.sql`received_at < ${cutoff}`);
+  else if (input.status !== "all") {
+    // The state as a literal (one of three constants), not a parameter: the planner must see that
+    // Down and Recovering are not 'closed' to use the partial index of snapshots not closed.
+    const state = Prisma.raw(`'${STATE_OF[input.status]}'::"CircuitState"`);
+    where.push(Prisma.sql`state = ${state} AND received_at >= ${cutoff}`);
   }
+  if (after) where.push(Prisma.sql`sdk_instance_id > ${after}`);
   const rows = await ctx.db.$queryRaw<SnapshotRow[]>`
     SELECT sdk_instance_id, state::text AS state, failure_count, success_count, reported_at, received_at,
-      ${Prisma.raw(timestampKeySql("received_at"))} AS received_key, first_seen_at, state_since, open_episode_id
+      first_seen_at, state_since, open_episode_id
     FROM breaker_snapshots
     WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY ${order}
+    ORDER BY sdk_instance_id
     LIMIT ${input.limit + 1}`;
   const page = rows.slice(0, input.limit);
 
@@ -140,13 +122,7 @@ export async function listProviderInstances(
   const last = page[page.length - 1];
   return {
     nextCursor:
-      rows.length > input.limit && last
-        ? encodeCursor({
-            f: input.status,
-            id: last.sdk_instance_id,
-            ...(input.status === "Stale" ? { r: last.received_key } : {}),
-          })
-        : null,
+      rows.length > input.limit && last ? encodeCursor({ f: input.status, id: last.sdk_instance_id }) : null,
     instances: page.map((s) => {
       const stale = s.received_at.getTime() < cutoff.getTime();
       const lastFallback = lastServed.get(s.sdk_instance_id) ?? null;
@@ -175,11 +151,9 @@ export async function listProviderInstances(
   };
 }
 
-/** A cursor's keys; one made for another filter (or tampered with) is INVALID, never a wrong page. */
-function cursorKeys(cursor: string, status: ProviderInstanceFilter): { id: string; receivedKey: string } {
+/** A cursor's instance id; one made for another filter (or tampered with) is INVALID, never a wrong page. */
+function cursorKeys(cursor: string, status: ProviderInstanceFilter): string {
   const keys = decodeCursor(cursor);
   if (keys.f !== status || typeof keys.id !== "string" || keys.id.length === 0) throw badCursor();
-  if (status !== "Stale") return { id: keys.id, receivedKey: "" };
-  if (!isTimestampKey(keys.r)) throw badCursor();
-  return { id: keys.id, receivedKey: keys.r };
+  return keys.id;
 }
