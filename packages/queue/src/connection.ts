@@ -111,7 +111,10 @@ export function createRedisClient(
     retryDelayOnFailover: 100,
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,
-    slotsRefreshTimeout: 1_000,
+    // A refresh asks one node after another (in random order) for the slot map; a node that hung
+    // would hold every refresh for this long before the next is asked, and so delay finding the
+    // replica that took over its slots. A healthy node answers CLUSTER SLOTS in well under this.
+    slotsRefreshTimeout: 300,
     slotsRefreshInterval: 5_000,
     clusterRetryStrategy: base.retryStrategy ?? retryStrategy,
     redisOptions: {
@@ -147,6 +150,26 @@ export function createRedis(
   connectionName = `breakwater-${role}`,
 ): RedisClient {
   return createRedisClient(target, role, { connectionName });
+}
+
+/** Least time between two slot-map refreshes asked for by `suspectSlotMap` on one client. */
+export const SLOT_REFRESH_MIN_INTERVAL_MS = 200;
+const lastSuspected = new WeakMap<Cluster, number>();
+
+/**
+ * Tells a cluster client that a command went unanswered, so its slot map may be stale: refreshes
+ * it now (at most every SLOT_REFRESH_MIN_INTERVAL_MS; ioredis runs one refresh at a time). A
+ * master that dies closes its connections and ioredis looks again by itself; one that hangs — a
+ * frozen host, a network dropping packets — only times commands out, and without this its slots
+ * would stay routed to it until the periodic refresh (`slotsRefreshInterval`), seconds after a
+ * replica took them over. No-op on a standalone client.
+ */
+export function suspectSlotMap(client: RedisClient): void {
+  if (!isCluster(client)) return;
+  const now = performance.now();
+  if (now - (lastSuspected.get(client) ?? Number.NEGATIVE_INFINITY) < SLOT_REFRESH_MIN_INTERVAL_MS) return;
+  lastSuspected.set(client, now);
+  client.refreshSlotsCache();
 }
 
 /** The masters of a cluster (connected), or the client itself when standalone. */

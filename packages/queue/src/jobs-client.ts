@@ -1,7 +1,14 @@
 import type { Config } from "@breakwater/config";
 import { Queue } from "bullmq";
 import { JOBS, type JobName, type JobPayload, parsePayload, queuePrefix } from "./catalogue";
-import { closeRedis, createRedis, type RedisClient, type RedisRole, type RedisTarget } from "./connection";
+import {
+  closeRedis,
+  createRedis,
+  type RedisClient,
+  type RedisRole,
+  type RedisTarget,
+  suspectSlotMap,
+} from "./connection";
 
 export interface EnqueueOptions {
   /** A stable id: while a job with this id is still in Redis, adding it again is a no-op. */
@@ -105,7 +112,11 @@ export function createJobsClient(
     return Promise.race([
       work(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => {
+          // Unanswered: the queue's master may have hung and been replaced by its replica.
+          suspectSlotMap(connection);
+          reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
+        }, timeoutMs);
       }),
     ]).finally(() => clearTimeout(timer));
   };

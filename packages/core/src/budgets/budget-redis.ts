@@ -3,6 +3,7 @@ import {
   isCluster,
   type RedisClient,
   type RedisTarget,
+  suspectSlotMap,
   whenReady,
 } from "@breakwater/queue";
 import type { Command, Redis, RedisOptions } from "ioredis";
@@ -47,6 +48,8 @@ class CommandWatchdog {
   constructor(
     private readonly redis: Redis,
     private readonly timeoutMs: number,
+    /** Called after a sweep rejected commands (a cluster node that stopped answering). */
+    private readonly onTimeout?: () => void,
   ) {}
 
   track(command: TrackedCommand): void {
@@ -72,13 +75,16 @@ class CommandWatchdog {
       if (deadlineAt(mid) <= now) lo = mid + 1;
       else hi = mid;
     }
+    let rejected = false;
     for (let i = lo - 1; i >= 0; i--) {
       const command = queue.peekAt(i)?.command as TrackedCommand | undefined;
       if (command === undefined || command[DEADLINE] === undefined) continue;
       if (command.isSettled) break; // this one and everything before it were handled already
       command.reject(new Error("Command timed out"));
+      rejected = true;
     }
     if (lo < queue.length) this.arm(Math.max(1, deadlineAt(lo) - now));
+    if (rejected) this.onTimeout?.();
   }
 }
 
@@ -119,8 +125,12 @@ export function createBudgetRedis(target: RedisTarget | string, opts: RedisOptio
   // writes and the deadline watchdog work per node connection, as on a standalone client. The
   // cluster itself is not marked self-bounded: its own waits (a redirection, TRYAGAIN,
   // CLUSTERDOWN) happen between node sends, so callers keep a deadline of their own (withRedis).
-  client.on("+node", (node: Redis) => fastPath(node, commandTimeout, enableAutoPipelining));
-  for (const node of client.nodes("all")) fastPath(node, commandTimeout, enableAutoPipelining);
+  // A node whose commands time out may have hung while a replica took its slots over: the slot
+  // map is refreshed then (suspectSlotMap), not only every 5 s.
+  const refreshOnTimeout = () => suspectSlotMap(client);
+  const patch = (node: Redis) => fastPath(node, commandTimeout, enableAutoPipelining, refreshOnTimeout);
+  client.on("+node", patch);
+  for (const node of client.nodes("all")) patch(node);
   return client;
 }
 
@@ -155,10 +165,15 @@ export function writeCorkedNow(redis: RedisClient): void {
 }
 
 /** Puts the corked writes and the deadline watchdog on one connection (once). */
-function fastPath(redis: Redis, commandTimeout: number, enableAutoPipelining: boolean): void {
+function fastPath(
+  redis: Redis,
+  commandTimeout: number,
+  enableAutoPipelining: boolean,
+  onTimeout?: () => void,
+): void {
   if (patched.has(redis)) return;
   patched.add(redis);
-  const watchdog = commandTimeout > 0 ? new CommandWatchdog(redis, commandTimeout) : null;
+  const watchdog = commandTimeout > 0 ? new CommandWatchdog(redis, commandTimeout, onTimeout) : null;
   if (!watchdog && !enableAutoPipelining) return;
 
   let corked: Redis["stream"] | null = null;
