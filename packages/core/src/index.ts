@@ -24,6 +24,7 @@ export * from "./budgets/confirm-spend";
 export * from "./budgets/delete-tag-rule";
 export * from "./budgets/evaluate-budget-thresholds";
 export * from "./budgets/money";
+export * from "./budgets/promoted-masters";
 export * from "./budgets/record-ingested-spend";
 export { budgetPrefix } from "./budgets/redis-keys";
 export * from "./budgets/save-tag-rule";

@@ -17,8 +17,10 @@ import {
   loadLivePriceCatalogue,
   type PriceCatalogue,
   PriceCatalogueHolder,
+  type PromotionWatch,
   recordIngestedSpend,
   subscribeToPriceCatalogueChanges,
+  watchPromotedMasters,
 } from "@breakwater/core";
 import { sharedDb } from "@breakwater/db";
 import { createJobsClient, RedisPubSub, whenReady } from "@breakwater/queue";
@@ -40,6 +42,8 @@ export interface WireRuntime {
   log: Logger;
   /** This process's SDK API metrics (requests, latency, backend faults); its registry is scraped. */
   metrics: WireMetrics;
+  /** On a Redis Cluster: sweeps the budget markers of a replica promoted to master (see core). */
+  promotions: PromotionWatch;
   /** Flushes pending key usage and admission counts, then closes every connection it opened. */
   close(): Promise<void>;
 }
@@ -70,6 +74,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
   // Standalone Redis or a Cluster (REDIS_CLUSTER_NODES), from the one client factory.
   const redis = createBudgetRedis(config, { enableAutoPipelining: true });
   redis.on("error", (err) => log.debug({ err }, "budget Redis error"));
+  // A replica promoted to master may lack the old master's last writes: its projects' counters
+  // are rebuilt from Postgres (a no-op on standalone Redis).
+  const promotions = watchPromotedMasters(redis, log);
   // Subscriptions (sharded channels on a cluster) on connections of their own; publishes go
   // through the budget client.
   const pubsub = new RedisPubSub({
@@ -158,7 +165,9 @@ export async function createWireRuntime(config: Config, opts: WireRuntimeOptions
     fetch: (name) => fetchRoute(ctx, name),
     log,
     metrics,
+    promotions,
     async close() {
+      promotions.stop();
       auth.stop();
       // Buffered heartbeats' last-seen times reach Postgres before the pool closes.
       await within(breakers.close(), 3_000);

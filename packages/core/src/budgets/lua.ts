@@ -573,7 +573,10 @@ return applied
  * REBUILD_APPLY. KEYS: 1 built, 2 seenEvents, 3 provisional, 4 provisionalExp, 5.. counters to set.
  * ARGV: 1 scope ('p' = project, else rule-only), 2 marker ttl, 3 seen expiry (abs ms), 4 now,
  * 5 counter count, per counter: value, expiry kind ('at'|'in'), expiry value;
- * then seen count + members; then marker field count + fields.
+ * then seen count + members; then marker field count + fields; then 'c' on a Redis Cluster.
+ * A project rebuild on a cluster also records the node that built the marker (field `n`, its
+ * cluster id): a replica promoted with this marker is then known to hold counters another node
+ * wrote (see promoted-masters.ts). A rule-only rebuild leaves `n` alone.
  * Returns 1 when applied, 0 when another rebuild already did it.
  */
 const REBUILD_APPLY_BODY = `
@@ -600,6 +603,7 @@ local nFields = tonumber(ARGV[i]); i = i + 1
 for f = 1, nFields do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[4]); i = i + 1
 end
+if ARGV[1] == 'p' and ARGV[i] == 'c' then redis.call('HSET', KEYS[1], 'n', redis.call('CLUSTER', 'MYID')) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Prisma } from "@breakwater/db";
+import { isCluster } from "@breakwater/queue";
 import { BUDGET_TIMINGS, type BudgetDeps } from "./budget-deps";
 import { budgetUnavailable, withRedis } from "./budget-redis";
 import type { ProjectBudgetRuntime, TagRuleRuntime } from "./budget-runtime";
@@ -195,6 +196,8 @@ async function rebuild(
   ];
   for (const c of counters) args.push(c.value, c.expire[0], c.expire[1]);
   args.push(seen.length, ...seen, fields.length, ...fields);
+  // On a cluster the marker names its node, so a promoted replica's sweep can tell it apart.
+  if (isCluster(deps.redis)) args.push("c");
   // Marks the applied recent events as seen so an ingest that committed before the snapshot but
   // reaches Redis after this point does not add its event a second time.
   const applied = await withRedis(deps.redis, () =>

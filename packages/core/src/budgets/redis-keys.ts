@@ -9,7 +9,11 @@ export function budgetPrefix(projectId: string): string {
 
 export interface BudgetKeys {
   prefix: string;
-  /** HASH of "built" markers: `p` = project counters rebuilt from Postgres; `t:<ruleRef>` per tag rule version. */
+  /**
+   * HASH of "built" markers: `p` = project counters rebuilt from Postgres; `t:<ruleRef>` per tag
+   * rule version; `x` = the hold floor (see the check script); on a cluster `n` = the id of the
+   * node whose rebuild wrote `p` (see promoted-masters.ts).
+   */
   built: string;
   /** Rebuild lock (SET NX PX). */
   lock: string;
