@@ -126,3 +126,69 @@ describe("jobs client on a Redis Cluster", () => {
     await closeRedis(conn);
   }, 30_000);
 });
+
+describe("jobs on a Redis Cluster whose master is replaced by its replica", () => {
+  let cluster: PrivateCluster;
+  let cfg: ReturnType<typeof parseConfig>;
+  beforeAll(async () => {
+    cluster = await startPrivateCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 1_000 });
+    cfg = parseConfig({ ...process.env, REDIS_CLUSTER_NODES: cluster.nodes, QUEUE_PREFIX: `t${Date.now()}` });
+  }, 60_000);
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it("a killed master's queue takes jobs again once its replica is promoted: the producer and the worker that were running carry on", async () => {
+    const jobs = createJobsClient(cfg);
+    const conn = createRedis(cfg, "worker");
+    conn.on("error", () => {});
+    const prefix = queuePrefix(cfg, "webhook-deliver");
+    const done = new Map<string, number>();
+    // As apps/worker builds its workers: the shared worker connection, BullMQ's blocking duplicate.
+    const worker = new Worker(
+      "webhook-deliver",
+      async (job) => {
+        done.set((job.data as { eventId: string }).eventId, performance.now());
+      },
+      { connection: conn, prefix, drainDelay: 5, lockDuration: 30_000, stalledInterval: 15_000 },
+    );
+    worker.on("error", () => {});
+    const first = evt();
+    await jobs.enqueue("webhook-deliver", { eventId: first }, { jobId: first });
+    await expect.poll(() => done.has(first), { timeout: 10_000 }).toBe(true);
+
+    const master = await cluster.ownerOf(`${prefix}:wait`);
+    const [replica] = await cluster.replicasOf(master);
+    expect(replica).toBeDefined();
+    const killedAt = performance.now();
+    await cluster.kill(master);
+    const promotion = (async () => {
+      while ((await cluster.roleOf(replica!)) !== "master") await new Promise((r) => setTimeout(r, 20));
+      return performance.now();
+    })();
+    // Enqueues fail fast while the slot has no master (the Postgres outbox re-drives them), then land.
+    let accepted: string | undefined;
+    let refused = 0;
+    while (!accepted) {
+      const id = evt();
+      const sent = performance.now();
+      try {
+        await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id });
+        accepted = id;
+      } catch {
+        refused++;
+        expect(performance.now() - sent).toBeLessThan(1_500);
+        expect(performance.now() - killedAt).toBeLessThan(15_000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+    await expect.poll(() => done.has(accepted), { timeout: 10_000 }).toBe(true);
+    // Enqueued and worked within a second of the replica's promotion.
+    expect(done.get(accepted)! - (await promotion)).toBeLessThan(1_000);
+    expect(await cluster.ownerOf(`${prefix}:wait`)).toBe(replica);
+    await worker.close(true);
+    await jobs.close();
+    await closeRedis(conn);
+  }, 60_000);
+});
