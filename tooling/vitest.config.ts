@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 import { testEnv } from "../vitest.shared.ts";
 
-// Like the other packages, with the CLI and launcher sources (cli/, scripts/) in scope too.
+// Like the other packages, with the CLI and launcher sources (cli/, scripts/) and the benches' pure
+// parts (bench/) in scope too.
 export default defineConfig({
   test: {
     env: testEnv,
@@ -9,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{src,cli,scripts,simulator}/**/*.test.ts"],
+          include: ["{src,cli,scripts,simulator,bench}/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           env: testEnv,
         },
