@@ -422,7 +422,7 @@ export async function drive(job: DriverJob, post: (m: DriverMessage) => void): P
         clearInterval(tick);
         resolve();
       }
-    }, 5);
+    }, 1);
   });
   // Answers still in flight (renewals run up to 8 s after their grant; requests time out at 10 s).
   const drainUntil = performance.now() + 12_000 + TIMEOUT_MS;

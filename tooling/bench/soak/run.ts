@@ -25,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseConfig, processEnv } from "@breakwater/config";
 import { createApiKey, createOrganization, createProject, newId, systemCtx } from "@breakwater/core";
+import { closeRedis, createRedisClient } from "@breakwater/queue";
 import { freePort, type PrivateRedis, startPrivateRedis } from "@breakwater/queue/testing";
 import { ensurePostgresDatabase } from "../../scripts/launcher/probe";
 import { distBuildReason, webBuildReason } from "../../scripts/launcher/workspace";
@@ -392,6 +393,14 @@ async function main(): Promise<boolean> {
   }
   const memory: Record<string, MemorySample[]> = Object.fromEntries(sampled.map((s) => [s.name, []]));
   const load: { t: number; load1: number }[] = [];
+  // Redis's own memory, for reading the run (not judged: keys that live an hour — settled
+  // reservations, confirmed call ids, lease tombstones — grow through a shorter soak by design).
+  const redisMemory: { t: number; usedBytes: number }[] = [];
+  const redisInfo = createRedisClient({ REDIS_URL: redis.url }, "publisher", {
+    connectionName: "soak-sampler",
+  });
+  redisInfo.on("error", () => undefined);
+  cleanups.push(() => closeRedis(redisInfo));
 
   // ── the run ──
   const driver = fork(path.join(here, "driver.ts"), [], {
@@ -407,6 +416,8 @@ async function main(): Promise<boolean> {
   const sample = async () => {
     const t = (Date.now() - measuredFrom) / 1000;
     load.push({ t, load1: loadavg()[0]! });
+    const used = /^used_memory:(\d+)/m.exec(await redisInfo.info("memory").catch(() => ""));
+    if (used) redisMemory.push({ t, usedBytes: Number(used[1]) });
     await Promise.all(
       sampled.map(async (s) => {
         const rss = rssOf(s.pid);
@@ -433,8 +444,9 @@ async function main(): Promise<boolean> {
       })
       .filter(Boolean);
     log(`min ${String(r.minute + 1).padStart(3)} │ p50/p99 ms: ${parts.join(" · ")}`);
+    const redisNow = redisMemory.at(-1);
     log(
-      `        │ RSS/heap MB: ${mem.join(" · ")} │ load ${loadavg()[0]!.toFixed(2)} │ driver lag p99 ${fmtMs(r.sendLagP99)} ms`,
+      `        │ RSS/heap MB: ${mem.join(" · ")}${redisNow ? ` · Redis used ${mb(redisNow.usedBytes)}` : ""} │ load ${loadavg()[0]!.toFixed(2)} │ driver lag p99 ${fmtMs(r.sendLagP99)} ms`,
     );
   };
   await new Promise<void>((resolve, reject) => {
@@ -489,6 +501,10 @@ async function main(): Promise<boolean> {
       `  ${s.name.padEnd(20)} RSS first ${mb(rss[0]!)} · min ${mb(Math.min(...rss))} · max ${mb(Math.max(...rss))} · last ${mb(rss.at(-1)!)} MB${heap.length ? `; heap first ${mb(heap[0]!)} · max ${mb(Math.max(...heap))} · last ${mb(heap.at(-1)!)} MB` : ""}`,
     );
   }
+  if (redisMemory.length > 0)
+    log(
+      `  Redis used_memory first ${mb(redisMemory[0]!.usedBytes)} · last ${mb(redisMemory.at(-1)!.usedBytes)} MB (not judged: hour-long keys fill up during the first hour)`,
+    );
   const loads = load.map((l) => l.load1);
   log(
     `machine load (1-min average) during the run: min ${Math.min(...loads).toFixed(2)}, max ${Math.max(...loads).toFixed(2)}, mean ${(loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(2)} on ${cpus().length} CPUs`,
@@ -521,6 +537,7 @@ async function main(): Promise<boolean> {
       ]),
     ),
     memory,
+    redis_memory: redisMemory,
     load,
   };
   const dir = path.join(here, "results");
