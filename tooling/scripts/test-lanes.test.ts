@@ -10,8 +10,8 @@ describe("planLanes", () => {
     const total = (lane: string[]) => lane.reduce((s, n) => s + SUITE_SECONDS[n]!, 0);
     const [a, b] = lanes.map(total) as [number, number];
     expect(Math.abs(a - b)).toBeLessThanOrEqual(Math.max(...Object.values(SUITE_SECONDS)));
-    expect(lanes[0]![0]).toBe("@breakwater/worker");
-    expect(lanes[1]![0]).toBe("@breakwater/wire");
+    expect(lanes[0]![0]).toBe("@breakwater/wire");
+    expect(lanes[1]![0]).toBe("@breakwater/core");
   });
 
   it("gives a workspace it has no time for a middling weight and still places it", () => {

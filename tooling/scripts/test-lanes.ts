@@ -1,16 +1,17 @@
 /**
- * Seconds each workspace's integration suites took in `npm run test:int` on the 2-core machine,
- * in two lanes (2026-12-04). Only their order matters: the heaviest are placed first.
+ * Seconds each workspace's integration suites took in `npm test`'s two lanes on the 2-core machine
+ * (2026-12-07, after the drain, worker, promotion and management suites joined). Only their order
+ * matters: the heaviest are placed first.
  */
 export const SUITE_SECONDS: Record<string, number> = {
-  "@breakwater/worker": 176,
-  "@breakwater/wire": 122,
-  "@breakwater/core": 77,
-  "@breakwater/tooling": 71,
-  "@breakwater/api": 61,
-  "@breakwater/manage": 16,
-  "@breakwater/queue": 12,
-  "@breakwater/db": 5,
+  "@breakwater/wire": 200,
+  "@breakwater/core": 150,
+  "@breakwater/worker": 144,
+  "@breakwater/tooling": 130,
+  "@breakwater/api": 80,
+  "@breakwater/manage": 20,
+  "@breakwater/queue": 11,
+  "@breakwater/db": 6,
   "@breakwater/web": 1,
   "@breakwater/config": 1,
 };
