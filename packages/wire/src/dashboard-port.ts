@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ConfigError, configSchema, drainBudgetMs } from "@breakwater/config";
+import { ConfigError, configSchema, drainBudgetMs, processEnv } from "@breakwater/config";
 import { serviceUnavailable, type WireResult } from "./errors";
 import type { WireRequest } from "./http";
 import { sharedWireRuntime } from "./mount";
@@ -51,7 +51,7 @@ export async function closeSharedWireRuntime(): Promise<void> {
 }
 
 /** SHUTDOWN_TIMEOUT_MS from `env` (the dashboard server reads no other setting at start); throws naming it when bad. */
-export function shutdownTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+export function shutdownTimeoutMs(env: Record<string, string | undefined> = processEnv()): number {
   const raw = env.SHUTDOWN_TIMEOUT_MS;
   const parsed = configSchema.shape.SHUTDOWN_TIMEOUT_MS.safeParse(raw === "" ? undefined : raw);
   if (!parsed.success) throw new ConfigError("SHUTDOWN_TIMEOUT_MS", parsed.error.issues[0]!.message);
