@@ -77,6 +77,41 @@ describe("jobs client", () => {
     await closeRedis(conn);
   });
 
+  it("enqueueMany adds a batch in one call with each job's id and priority; ids already there are no-ops; a bad payload refuses the batch", async () => {
+    const ids = [evt(), evt(), evt()];
+    await jobs.enqueueMany("webhook-deliver", [
+      { payload: { eventId: ids[0]! }, opts: { jobId: ids[0]!, delayMs: 60_000 } },
+      { payload: { eventId: ids[1]! }, opts: { jobId: ids[1]!, priority: 5 } },
+      { payload: { eventId: ids[2]! }, opts: { jobId: ids[2]! } },
+    ]);
+    const conn = createRedis({ REDIS_URL: redis.url }, "worker");
+    const q = new Queue("webhook-deliver", { connection: conn, prefix: queuePrefix(cfg, "webhook-deliver") });
+    expect(await q.getJobState(ids[0]!)).toBe("delayed");
+    expect(await q.getJobState(ids[1]!)).toBe("prioritized");
+    expect((await q.getJob(ids[1]!))?.priority).toBe(5);
+    expect(await q.getJobState(ids[2]!)).toBe("waiting");
+    expect((await q.getJob(ids[2]!))?.data).toEqual({ eventId: ids[2] });
+    // Again, with one new job: the existing ones stay as they are, the new one is added.
+    const fresh = evt();
+    await jobs.enqueueMany("webhook-deliver", [
+      { payload: { eventId: ids[0]! }, opts: { jobId: ids[0]! } },
+      { payload: { eventId: fresh }, opts: { jobId: fresh } },
+    ]);
+    expect(await q.getJobState(ids[0]!)).toBe("delayed");
+    expect(await q.getJobState(fresh)).toBe("waiting");
+    const refused = evt();
+    await expect(
+      jobs.enqueueMany("webhook-deliver", [
+        { payload: { eventId: refused }, opts: { jobId: refused } },
+        { payload: { eventId: "nope" } },
+      ]),
+    ).rejects.toThrow();
+    expect(await q.getJobState(refused)).toBe("unknown");
+    await jobs.enqueueMany("webhook-deliver", []);
+    await q.close();
+    await closeRedis(conn);
+  });
+
   it("a producer fails fast while Redis is down instead of hanging", async () => {
     const down = createJobsClient({ ...cfg, REDIS_URL: `redis://127.0.0.1:${await freePort()}/0` });
     const t0 = Date.now();
@@ -116,7 +151,14 @@ describe("jobs client on a Redis Cluster", () => {
     );
     const ids = [evt(), evt(), evt()];
     for (const id of ids) await jobs.enqueue("webhook-deliver", { eventId: id }, { jobId: id });
-    await expect.poll(() => done.length, { timeout: 10_000 }).toBe(3);
+    // A bulk add is one MULTI of the queue's scripts: it works because the queue is in one slot.
+    const bulk = [evt(), evt()];
+    await jobs.enqueueMany(
+      "webhook-deliver",
+      bulk.map((id) => ({ payload: { eventId: id }, opts: { jobId: id, priority: 3 } })),
+    );
+    ids.push(...bulk);
+    await expect.poll(() => done.length, { timeout: 10_000 }).toBe(5);
     expect(done.sort()).toEqual([...ids].sort());
     const keys = await scanKeys(conn, `${cfg.QUEUE_PREFIX}:*`);
     expect(keys.length).toBeGreaterThan(0);

@@ -36,6 +36,14 @@ export interface JobsClient {
   /** Adds a job with its catalogue options; the payload is validated first. */
   enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts?: EnqueueOptions): Promise<void>;
   /**
+   * Adds many jobs of one queue in one round trip (BullMQ's bulk add); each payload is validated
+   * first. The same rules per job as `enqueue` (a stable id already in Redis is a no-op).
+   */
+  enqueueMany<N extends JobName>(
+    name: N,
+    jobs: readonly { payload: JobPayload<N>; opts?: EnqueueOptions }[],
+  ): Promise<void>;
+  /**
    * Makes sure a job with this id is pending: adds it when Redis no longer has it (crash, restart,
    * eviction) and replaces it when it already finished (failed after its attempts). Pending,
    * delayed or active jobs are left alone.
@@ -127,6 +135,16 @@ export function createJobsClient(
       await guarded(() =>
         queues.get(name).add(name, data, { jobId: o.jobId, delay: o.delayMs, priority: o.priority }),
       );
+    },
+
+    async enqueueMany(name, jobs) {
+      if (jobs.length === 0) return;
+      const bulk = jobs.map((j) => ({
+        name,
+        data: parsePayload(name, j.payload),
+        opts: { jobId: j.opts?.jobId, delay: j.opts?.delayMs, priority: j.opts?.priority },
+      }));
+      await guarded(() => queues.get(name).addBulk(bulk));
     },
 
     ensure(name, payload, o) {

@@ -71,20 +71,30 @@ export async function enqueueWebhookDeliveries(
   events: (string | { id: string; type: string })[],
 ): Promise<void> {
   if (!deps.jobs || events.length === 0) return;
+  const jobs = events.map((e) => {
+    const eventId = typeof e === "string" ? e : e.id;
+    const urgent = typeof e === "string" ? urgentIds.has(e) : webhookJobPriority(e.type) === undefined;
+    urgentIds.delete(eventId);
+    return { payload: { eventId }, opts: { jobId: eventId, priority: urgent ? undefined : BULK_PRIORITY } };
+  });
+  // An outage's thousands of events a second are added in bulk: a round trip per chunk, not per job.
   await Promise.all(
-    events.map((e) => {
-      const eventId = typeof e === "string" ? e : e.id;
-      const urgent = typeof e === "string" ? urgentIds.has(e) : webhookJobPriority(e.type) === undefined;
-      urgentIds.delete(eventId);
-      const priority = urgent ? undefined : BULK_PRIORITY;
-      return deps
-        .jobs!.enqueue("webhook-deliver", { eventId }, { jobId: eventId, priority })
-        .catch((err: unknown) => {
-          deps.log.warn(
-            { eventId, err: (err as Error).message },
-            "webhook enqueue failed; the outbox sweeper will retry",
-          );
-        });
-    }),
+    chunks(jobs, ENQUEUE_CHUNK).map((chunk) =>
+      deps.jobs!.enqueueMany("webhook-deliver", chunk).catch((err: unknown) => {
+        deps.log.warn(
+          { events: chunk.length, first: chunk[0]!.payload.eventId, err: (err as Error).message },
+          "webhook enqueue failed; the outbox sweeper will retry",
+        );
+      }),
+    ),
   );
+}
+
+/** Jobs per bulk add. */
+const ENQUEUE_CHUNK = 500;
+
+function chunks<T>(xs: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let n = 0; n < xs.length; n += size) out.push(xs.slice(n, n + size));
+  return out;
 }
