@@ -4,7 +4,7 @@ import { createRedisClient, masterNodes, whenReady } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
-import { type FleetChange, FleetLiveHub } from "./fleet-live";
+import { FLEET_CHANNEL, type FleetChange, FleetLiveHub, publishFleetChanges } from "./fleet-live";
 import { getFleetOverview } from "./get-fleet-overview";
 import { getProviderHealth } from "./get-provider-health";
 import { listFailoverFeed } from "./list-failover-feed";
@@ -203,6 +203,35 @@ describe("fleet health", () => {
     expect(seenA).toHaveLength(3);
     offA();
     offB();
+  });
+
+  it("an outage's many changes leave in a few messages and arrive whole and in order", async () => {
+    const a = await seedProject(deps, "team");
+    const seen: FleetChange[] = [];
+    const off = await hub.subscribe(a.org.id, (c) => seen.push(c));
+    const published: string[] = [];
+    const tap = createRedisClient(config, "subscriber");
+    expect(await whenReady(tap, 5_000)).toBe(true);
+    tap.on("message", (_channel, message: string) => published.push(message));
+    await tap.subscribe(FLEET_CHANNEL);
+    const changes = Array.from({ length: 600 }, (_, n) => ({
+      projectId: a.project.id,
+      provider: "openai",
+      sdkInstanceId: `i-${n}`,
+      state: "open" as const,
+      kind: "transition" as const,
+      from: "closed" as const,
+    }));
+    await publishFleetChanges(deps, changes);
+    await vi.waitFor(() => expect(seen).toHaveLength(600));
+    expect(seen.map((c) => c.sdkInstanceId)).toEqual(changes.map((c) => c.sdkInstanceId));
+    expect(seen.every((c) => c.organizationId === a.org.id)).toBe(true);
+    // Other suites publish on the same channel: count this organization's messages only.
+    const ours = () => published.filter((m) => m.includes(a.org.id));
+    await vi.waitFor(() => expect(ours()).toHaveLength(3));
+    expect(ours().map((m) => (JSON.parse(m) as unknown[]).length)).toEqual([250, 250, 100]);
+    off();
+    await tap.quit();
   });
 
   it("tells every live page to refetch when the replica's subscription comes back after a drop", async () => {

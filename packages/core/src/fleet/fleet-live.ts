@@ -40,9 +40,13 @@ export async function projectOrganization(db: PrismaClient, projectId: string): 
   return p.organizationId;
 }
 
+/** Changes per pub/sub message: an outage's batch leaves in a few messages, each of bounded size. */
+const CHANGES_PER_MESSAGE = 250;
+
 /**
- * Publishes visible fleet changes on `bw:fleet`. Best effort: a page that misses one refetches when
- * its stream reconnects, so a Redis failure never fails the report that caused it.
+ * Publishes visible fleet changes on `bw:fleet`, a JSON array of changes per message (a single
+ * change object is also understood by subscribers). Best effort: a page that misses one refetches
+ * when its stream reconnects, so a Redis failure never fails the report that caused it.
  */
 export async function publishFleetChanges(
   deps: { db: PrismaClient; redis?: RedisClient; log: Logger },
@@ -52,15 +56,21 @@ export async function publishFleetChanges(
   try {
     const at = new Date().toISOString();
     const redis = deps.redis;
-    // All at once: an outage's batch of changes leaves in one write, not one round trip each.
-    await Promise.all(
-      changes.map(async (c) => {
-        const organizationId = await projectOrganization(deps.db, c.projectId);
-        if (!organizationId) return;
-        const msg: FleetChange = { organizationId, ...c, at };
-        await publishOn(redis, FLEET_CHANNEL, JSON.stringify(msg));
-      }),
-    );
+    const orgs = new Map<string, string | null>();
+    for (const c of changes) {
+      if (!orgs.has(c.projectId)) orgs.set(c.projectId, await projectOrganization(deps.db, c.projectId));
+    }
+    const msgs: FleetChange[] = [];
+    for (const c of changes) {
+      const organizationId = orgs.get(c.projectId);
+      if (organizationId) msgs.push({ organizationId, ...c, at });
+    }
+    // An outage's thousands of changes a second cost a few PUBLISH commands, not one each.
+    const sends: Promise<void>[] = [];
+    for (let n = 0; n < msgs.length; n += CHANGES_PER_MESSAGE) {
+      sends.push(publishOn(redis, FLEET_CHANNEL, JSON.stringify(msgs.slice(n, n + CHANGES_PER_MESSAGE))));
+    }
+    await Promise.all(sends);
   } catch (err) {
     deps.log.warn({ err }, "fleet change not published");
   }
@@ -91,15 +101,18 @@ export class FleetLiveHub {
       await sub.subscribe(
         FLEET_CHANNEL,
         (message) => {
-          let change: FleetChange;
+          let parsed: FleetChange | FleetChange[];
           try {
-            change = JSON.parse(message) as FleetChange;
+            parsed = JSON.parse(message) as FleetChange | FleetChange[];
           } catch {
             return;
           }
-          const listeners = this.byOrg.get(change.organizationId);
-          if (!listeners) return;
-          for (const l of listeners) l(change);
+          // An array from publishFleetChanges, or one change (what earlier versions published).
+          for (const change of Array.isArray(parsed) ? parsed : [parsed]) {
+            const listeners = this.byOrg.get(change.organizationId);
+            if (!listeners) continue;
+            for (const l of listeners) l(change);
+          }
         },
         () => {
           // Changes published while the subscription was down are lost: every page refetches.
