@@ -190,6 +190,8 @@ export class BreakerReportIntake {
   private waiting: Waiting[] = [];
   private judging = new Map<string, Judging[]>();
   private judgeScheduled = false;
+  private lifting = new Map<string, string[]>();
+  private liftScheduled = false;
   private inFlight = 0;
   private pumpScheduled = false;
   private timer: NodeJS.Timeout | null = null;
@@ -251,7 +253,7 @@ export class BreakerReportIntake {
       const r = await this.transactional(i);
       return r.transition ? "transition" : r.applied ? "applied" : "unchanged";
     } finally {
-      void this.lift(i.projectId, field);
+      this.lift(i.projectId, field);
     }
   }
 
@@ -367,12 +369,31 @@ export class BreakerReportIntake {
    * Lifts a slow report's busy mark. Best effort: a lost lift leaves a mark that lapses, and until
    * then the instance's reports take the slow path.
    */
-  private lift(projectId: string, field: string): Promise<void> {
-    return runBudgetScript(this.deps.redis, BREAKER_LIFT_SCRIPT, [fleetKeys(projectId).busy], [field]).then(
-      () => undefined,
-      (err: unknown) => this.deps.log.warn({ err, projectId }, "breaker busy mark not lifted; it lapses"),
-    );
+  private lift(projectId: string, field: string): void {
+    let fields = this.lifting.get(projectId);
+    if (!fields) {
+      fields = [];
+      this.lifting.set(projectId, fields);
+    }
+    fields.push(field);
+    if (!this.liftScheduled) {
+      this.liftScheduled = true;
+      setImmediate(this.sendLifts);
+    }
   }
+
+  /** The lifts of one turn of the event loop: one script call per project (a burst answers thousands). */
+  private readonly sendLifts = () => {
+    this.liftScheduled = false;
+    const groups = this.lifting;
+    this.lifting = new Map();
+    for (const [projectId, fields] of groups) {
+      runBudgetScript(this.deps.redis, BREAKER_LIFT_SCRIPT, [fleetKeys(projectId).busy], fields).catch(
+        (err: unknown) => this.deps.log.warn({ err, projectId }, "breaker busy marks not lifted; they lapse"),
+      );
+    }
+    writeCorkedNow(this.deps.redis);
+  };
 
   /**
    * Buffers a heartbeat for the next flush (or puts back one a flush could not write), unless a
