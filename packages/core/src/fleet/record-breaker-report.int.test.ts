@@ -207,6 +207,39 @@ describe("recordBreakerReport", () => {
     ]);
   });
 
+  it("the episode keeps whether its opening was delivered; one opened before it kept that asks its opening event", async () => {
+    const { org, project } = await seedProject(deps, "free");
+    const ovr = await deps.db.entitlementOverride.create({
+      data: {
+        id: newId("ovr"),
+        organizationId: org.id,
+        featureKey: "breaker_webhooks",
+        value: true,
+        reason: "x",
+      },
+    });
+    const report = reporter(project.id);
+    await report("open", 0);
+    const [episode] = await deps.db.breakerEpisode.findMany({ where: { projectId: project.id } });
+    expect(episode?.openedDelivered).toBe(true);
+    // As an episode opened before the column existed looks; the entitlement is gone meanwhile.
+    await deps.db.breakerEpisode.update({ where: { id: episode!.id }, data: { openedDelivered: null } });
+    await deps.db.entitlementOverride.delete({ where: { id: ovr.id } });
+    await report("closed", 10);
+    await report("open", 20);
+    const episodes = await deps.db.breakerEpisode.findMany({
+      where: { projectId: project.id },
+      orderBy: { openedAt: "asc" },
+    });
+    expect(episodes.map((e) => e.openedDelivered)).toEqual([null, false]);
+    const events = await eventsOf(project.id);
+    expect(events.map((e) => [e.type, e.deliverable])).toEqual([
+      ["circuit_breaker_opened", true],
+      ["circuit_breaker_closed", true],
+      ["circuit_breaker_opened", false],
+    ]);
+  });
+
   it("a batch records exactly what the same reports recorded one by one would", async () => {
     const states: BreakerReportInput["state"][] = ["closed", "open", "half_open"];
     // Three instances, each report newer or older than the last, duplicates included.

@@ -56,6 +56,12 @@ export async function breakerEventDeliverable(
 ): Promise<boolean> {
   if (entitled) return true;
   if (!closingEpisodeId) return false;
+  const episode = await tx.breakerEpisode.findUnique({
+    where: { id: closingEpisodeId },
+    select: { openedDelivered: true },
+  });
+  if (episode?.openedDelivered != null) return episode.openedDelivered;
+  // An episode opened before opened_delivered existed: its opening event says.
   const opened = await tx.webhookEvent.findFirst({
     where: { episodeId: closingEpisodeId, type: "circuit_breaker_opened", deliverable: true },
     select: { id: true },
@@ -284,14 +290,20 @@ async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): P
   const openedAt = new Map<string, Date>();
   const openedDelivered = new Set<string>();
   if (openIds.length > 0) {
-    for (const e of await tx.$queryRaw<{ id: string; opened_at: Date }[]>`
-        SELECT id, opened_at FROM breaker_episodes WHERE id = ANY(${openIds}::text[])`) {
+    const unknown: string[] = [];
+    for (const e of await tx.$queryRaw<{ id: string; opened_at: Date; opened_delivered: boolean | null }[]>`
+        SELECT id, opened_at, opened_delivered FROM breaker_episodes WHERE id = ANY(${openIds}::text[])`) {
       openedAt.set(e.id, e.opened_at);
+      if (e.opened_delivered === null) unknown.push(e.id);
+      else if (e.opened_delivered) openedDelivered.add(e.id);
     }
-    for (const e of await tx.$queryRaw<{ episode_id: string }[]>`
-        SELECT DISTINCT episode_id FROM webhook_events
-        WHERE episode_id = ANY(${openIds}::text[]) AND type = 'circuit_breaker_opened' AND deliverable`) {
-      openedDelivered.add(e.episode_id);
+    // Episodes opened before opened_delivered existed: their opening events say.
+    if (unknown.length > 0) {
+      for (const e of await tx.$queryRaw<{ episode_id: string }[]>`
+          SELECT DISTINCT episode_id FROM webhook_events
+          WHERE episode_id = ANY(${unknown}::text[]) AND type = 'circuit_breaker_opened' AND deliverable`) {
+        openedDelivered.add(e.episode_id);
+      }
     }
   }
 
@@ -305,7 +317,7 @@ async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): P
     return c;
   };
 
-  const newEpisodes: { id: string; i: Input }[] = [];
+  const newEpisodes: { id: string; i: Input; delivered: boolean }[] = [];
   const episodeChanges = new Map<string, EpisodeChange>();
   const changeOf = (id: string, lastState: CircuitState): EpisodeChange => {
     let c = episodeChanges.get(id);
@@ -371,13 +383,13 @@ async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): P
 
     if (i.state !== "closed" && !openEpisodeId) {
       const episodeId = newId("ep");
-      newEpisodes.push({ id: episodeId, i });
-      openedAt.set(episodeId, i.reportedAt);
-      openEpisodeId = episodeId;
-      transitionEpisodeId = episodeId;
       const p = await context(i.projectId);
       const eventId = newId("evt");
       const deliverable = p.breakerWebhooks;
+      newEpisodes.push({ id: episodeId, i, delivered: deliverable });
+      openedAt.set(episodeId, i.reportedAt);
+      openEpisodeId = episodeId;
+      transitionEpisodeId = episodeId;
       if (deliverable) openedDelivered.add(episodeId);
       const payload: BreakerOpenedEvent = {
         type: "circuit_breaker_opened",
@@ -468,12 +480,13 @@ async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): P
   if (newEpisodes.length > 0) {
     const e = newEpisodes;
     await tx.$executeRaw`
-      INSERT INTO breaker_episodes (id, project_id, provider, sdk_instance_id, opened_at, last_state)
-      SELECT v.id, v.p, v.prov, v.inst, v.opened, v.st::"CircuitState"
+      INSERT INTO breaker_episodes (id, project_id, provider, sdk_instance_id, opened_at, last_state, opened_delivered)
+      SELECT v.id, v.p, v.prov, v.inst, v.opened, v.st::"CircuitState", v.delivered
       FROM unnest(${e.map((x) => x.id)}::text[], ${e.map((x) => x.i.projectId)}::text[],
                   ${e.map((x) => x.i.provider)}::text[], ${e.map((x) => x.i.sdkInstanceId)}::text[],
                   ${e.map((x) => x.i.reportedAt.toISOString())}::timestamptz[],
-                  ${e.map((x) => x.i.state)}::text[]) AS v(id, p, prov, inst, opened, st)`;
+                  ${e.map((x) => x.i.state)}::text[], ${e.map((x) => x.delivered)}::bool[])
+        AS v(id, p, prov, inst, opened, st, delivered)`;
   }
   if (episodeChanges.size > 0) {
     const ids = [...episodeChanges.keys()];
