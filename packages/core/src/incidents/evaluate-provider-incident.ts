@@ -1,4 +1,4 @@
-import type { Tx } from "@breakwater/db";
+import { Prisma, type Tx } from "@breakwater/db";
 import { z } from "zod";
 import type { Deps } from "../context";
 import type {
@@ -48,7 +48,6 @@ interface IncidentRow {
   peak_count: number;
   peak_share: number;
   crossed: number[];
-  instances: string[];
   samples: IncidentSample[];
 }
 
@@ -58,10 +57,15 @@ interface PairState {
   min_duration_secs: number;
   quiet_secs: number;
   live: number;
-  affected: string[];
+  affected: number;
 }
 
-/** The project's incident settings and the provider's live and affected instances, in one query. */
+/**
+ * The project's incident settings and how many of the provider's live instances there are and how
+ * many are affected (Down or Recovering), in one query. The affected instances themselves stay in
+ * Postgres (see AFFECTED): an outage across 20,000 instances is evaluated every few hundred
+ * milliseconds, and shipping their ids to Node and back each time cost ~100 ms of the event loop.
+ */
 async function loadPairState(
   tx: Tx,
   projectId: string,
@@ -73,9 +77,9 @@ async function loadPairState(
            p.incident_min_duration_secs AS min_duration_secs, p.incident_quiet_secs AS quiet_secs,
            (SELECT count(*)::int FROM breaker_snapshots s
              WHERE s.project_id = p.id AND s.provider = ${provider} AND s.received_at >= ${cutoff}) AS live,
-           coalesce((SELECT array_agg(s.sdk_instance_id ORDER BY s.sdk_instance_id) FROM breaker_snapshots s
+           (SELECT count(*)::int FROM breaker_snapshots s
              WHERE s.project_id = p.id AND s.provider = ${provider} AND s.received_at >= ${cutoff}
-               AND s.state <> 'closed'), '{}') AS affected
+               AND s.state <> 'closed') AS affected
     FROM projects p WHERE p.id = ${projectId}`;
   return rows[0];
 }
@@ -134,13 +138,19 @@ export async function evaluateProviderIncident(
     if (!pair) return none;
     const [row] = await tx.$queryRaw<IncidentRow[]>`
       SELECT id, status, threshold_since, opened_at, last_down_at, affected_count, live_count, peak_count,
-             peak_share, crossed, instances, samples
+             peak_share, crossed, samples
       FROM provider_incidents
       WHERE project_id = ${projectId} AND provider = ${provider} AND resolved_at IS NULL
       FOR UPDATE`;
 
     const live = pair.live;
-    const affected = pair.affected.length;
+    const affected = pair.affected;
+    // The incident's instances so far plus the ones affected now, sorted and distinct, computed in
+    // Postgres from the row's own column (the ids never travel to Node).
+    const withAffected = Prisma.sql`(SELECT coalesce(array_agg(DISTINCT x ORDER BY x), '{}') FROM unnest(instances || ARRAY(
+        SELECT s.sdk_instance_id FROM breaker_snapshots s
+        WHERE s.project_id = ${projectId} AND s.provider = ${provider} AND s.received_at >= ${cutoff}
+          AND s.state <> 'closed')) x)`;
     const share = live > 0 ? affected / live : 0;
     const meets = meetsThreshold(affected, live, pair.threshold_pct);
     const minMs = pair.min_duration_secs * 1000;
@@ -201,11 +211,10 @@ export async function evaluateProviderIncident(
     const open = async (incidentId: string, openedAt: Date, prior: IncidentRow | undefined) => {
       const crossed = newMilestones(share, []);
       const samples = appendSample(prior?.samples ?? [], sample);
-      const instances = [...new Set([...(prior?.instances ?? []), ...pair.affected])].sort();
       await tx.$executeRaw`
         UPDATE provider_incidents SET status = 'open', opened_at = ${openedAt}, last_down_at = ${now},
           affected_count = ${affected}, live_count = ${live}, peak_count = ${affected}, peak_share = ${share},
-          crossed = ${crossed}::int[], instances = ${instances}::text[], samples = ${JSON.stringify(samples)}::jsonb,
+          crossed = ${crossed}::int[], instances = ${withAffected}, samples = ${JSON.stringify(samples)}::jsonb,
           updated_at = ${now}
         WHERE id = ${incidentId}`;
       // Milestones already reached when the incident opens are part of the opening, not updates.
@@ -225,7 +234,10 @@ export async function evaluateProviderIncident(
           (id, project_id, organization_id, provider, status, threshold_since, last_down_at,
            affected_count, live_count, peak_count, peak_share, instances, samples, updated_at)
         VALUES (${id}, ${projectId}, ${pair.organization_id}, ${provider}, 'pending', ${now}, ${now},
-           ${affected}, ${live}, ${affected}, ${share}, ${pair.affected}::text[],
+           ${affected}, ${live}, ${affected}, ${share}, ARRAY(
+             SELECT s.sdk_instance_id FROM breaker_snapshots s
+             WHERE s.project_id = ${projectId} AND s.provider = ${provider} AND s.received_at >= ${cutoff}
+               AND s.state <> 'closed' ORDER BY s.sdk_instance_id),
            ${JSON.stringify([sample])}::jsonb, ${now})
         ON CONFLICT (project_id, provider) WHERE resolved_at IS NULL DO NOTHING`;
       // The advisory lock makes a conflict impossible; the index is the last line of defence.
@@ -250,7 +262,6 @@ export async function evaluateProviderIncident(
         peak_count: affected,
         peak_share: share,
         crossed: [],
-        instances: pair.affected,
         samples: [],
       };
       await open(id, now, prior);
@@ -276,7 +287,7 @@ export async function evaluateProviderIncident(
         const samples = appendSample(row.samples, sample);
         await tx.$executeRaw`
           UPDATE provider_incidents SET affected_count = ${affected}, live_count = ${live},
-            instances = (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(instances || ${pair.affected}::text[]) x),
+            instances = ${withAffected},
             samples = ${JSON.stringify(samples)}::jsonb, updated_at = ${now}
           WHERE id = ${row.id}`;
         return {
@@ -304,6 +315,8 @@ export async function evaluateProviderIncident(
     const lastDownAt = affected > 0 || row.affected_count > 0 ? now : row.last_down_at;
     if (affected === 0 && now.getTime() - lastDownAt.getTime() >= quietMs) {
       const figures = await incidentFallbackFigures(tx, projectId, provider, openedAt, now);
+      const [involved] = await tx.$queryRaw<{ instances: string[] }[]>`
+        SELECT instances FROM provider_incidents WHERE id = ${row.id}`;
       const samples = appendSample(row.samples, sample);
       await tx.$executeRaw`
         UPDATE provider_incidents SET status = 'resolved', resolved_at = ${now}, last_down_at = ${lastDownAt},
@@ -320,7 +333,7 @@ export async function evaluateProviderIncident(
           duration_seconds: durationSeconds(openedAt, now),
           peak_affected_instances: row.peak_count,
           peak_affected_share: round4(row.peak_share),
-          instances_involved: row.instances,
+          instances_involved: involved?.instances ?? [],
           failovers: figures.failovers,
           calls_saved: figures.callsSaved,
           fallback_models: figures.models,
@@ -338,13 +351,13 @@ export async function evaluateProviderIncident(
 
     const crossings = newMilestones(share, row.crossed);
     const peak = affected > row.peak_count || (affected === row.peak_count && share > row.peak_share);
-    const instances = [...new Set([...row.instances, ...pair.affected])].sort();
     const samples = appendSample(row.samples, sample);
     const countsChanged = affected !== row.affected_count || live !== row.live_count;
     await tx.$executeRaw`
       UPDATE provider_incidents SET last_down_at = ${lastDownAt}, affected_count = ${affected}, live_count = ${live},
         peak_count = ${peak ? affected : row.peak_count}, peak_share = ${peak ? share : row.peak_share},
-        crossed = ${[...row.crossed, ...crossings]}::int[], instances = ${instances}::text[],
+        crossed = ${[...row.crossed, ...crossings]}::int[],
+        instances = ${affected > 0 ? withAffected : Prisma.sql`instances`},
         samples = ${JSON.stringify(samples)}::jsonb, updated_at = ${now}
       WHERE id = ${row.id}`;
     for (const m of crossings) {
