@@ -319,3 +319,65 @@ export const usageResource = z
     ),
   })
   .strict();
+
+const providerStatus = z.enum(["Healthy", "Down", "Recovering", "Unknown"]);
+
+export const fleetResource = z
+  .object({
+    projectId: z.string(),
+    generatedAt: isoTime,
+    staleAfterSeconds: count.meta({ description: "An instance silent this long is stale, not counted live" }),
+    status: providerStatus.meta({ description: "The worst provider's; Unknown when nothing reported" }),
+    providers: z
+      .array(
+        z
+          .object({
+            provider: z.string(),
+            status: providerStatus,
+            summary: z.string().meta({ examples: ["2 of 7 instances Down"] }),
+            healthy: count,
+            down: count,
+            recovering: count,
+            stale: count,
+            openEpisodes: count,
+            since: isoTime.nullable().meta({ description: "Since when Down or Recovering" }),
+            lastReportAt: isoTime.nullable(),
+            unprobed: count.meta({
+              description: "Live instances Down past their recovery window while a fallback serves",
+            }),
+            unprobedNote: z.string().nullable(),
+          })
+          .strict(),
+      )
+      .meta({ description: "Every provider the project's instances reported, by name" }),
+  })
+  .strict();
+
+export const incidentResource = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    projectName: z.string(),
+    provider: z.string(),
+    status: z.enum(["open", "resolved"]),
+    openedAt: isoTime,
+    resolvedAt: isoTime.nullable(),
+    durationSeconds: count.meta({ description: "Until resolvedAt, or until now while open" }),
+    affectedCount: count,
+    liveCount: count,
+    affectedShare: z.number(),
+    peakCount: count,
+    peakShare: z.number(),
+    instancesInvolved: count,
+    failovers: count,
+    callsSaved: count,
+    fallbackModels: z.array(z.string()),
+    samples: z
+      .array(
+        z
+          .object({ t: z.number().meta({ description: "Epoch milliseconds" }), affected: count, live: count })
+          .strict(),
+      )
+      .meta({ description: "Affected and live instances over time" }),
+  })
+  .strict();
