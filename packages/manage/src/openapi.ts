@@ -21,6 +21,7 @@ import {
   usageResource,
   webhookEndpointResource,
   webhookEndpointSummaryResource,
+  webhookMessageResource,
   webhookTestResource,
 } from "./schemas";
 
@@ -44,6 +45,7 @@ const NAMED: [string, z.ZodType][] = [
   ["WebhookEndpointSummary", webhookEndpointSummaryResource],
   ["CreatedWebhookEndpoint", createdWebhookEndpointResource],
   ["WebhookTestAttempt", webhookTestResource],
+  ["WebhookMessage", webhookMessageResource],
   ["Fleet", fleetResource],
   ["Incident", incidentResource],
   ["Usage", usageResource],

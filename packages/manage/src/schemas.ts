@@ -381,3 +381,59 @@ export const incidentResource = z
       .meta({ description: "Affected and live instances over time" }),
   })
   .strict();
+
+export const webhookMessageResource = z
+  .object({
+    id: z.string().meta({ description: "The event id, also the webhook-id header receivers see" }),
+    type: z.string(),
+    projectId: z.string(),
+    episodeId: z.string().nullable(),
+    createdAt: isoTime,
+    deliverable: z
+      .boolean()
+      .meta({ description: "false when the plan did not include the event type's webhooks when it fired" }),
+    isTest: z.boolean(),
+    payload: z.unknown(),
+    status: z.enum([
+      "pending",
+      "delivered",
+      "failed",
+      "not_deliverable",
+      "no_endpoints",
+      "rejected",
+      "exhausted",
+    ]),
+    nextAttemptAt: isoTime.nullable(),
+    lastError: z.string().nullable(),
+    deliveries: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            endpointId: z.string(),
+            endpointUrl: z.string(),
+            status: z.string(),
+            attemptCount: count,
+            nextAttemptAt: isoTime.nullable(),
+            lastAttemptAt: isoTime.nullable(),
+            attempts: z.array(
+              z
+                .object({
+                  id: z.string(),
+                  attemptNumber: count,
+                  trigger: z.string().meta({ description: "scheduled, replay or test" }),
+                  startedAt: isoTime,
+                  latencyMs: z.number().nullable(),
+                  responseStatus: count.nullable(),
+                  success: z.boolean(),
+                  error: z.string().nullable(),
+                  responseSnippet: z.string().nullable(),
+                })
+                .strict(),
+            ),
+          })
+          .strict(),
+      )
+      .meta({ description: "This endpoint's delivery of the message, with every attempt" }),
+  })
+  .strict();
