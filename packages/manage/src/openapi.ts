@@ -8,6 +8,7 @@ import {
   auditEventResource,
   budgetResource,
   createdApiKeyResource,
+  createdInvitationResource,
   createdWebhookEndpointResource,
   fleetResource,
   incidentResource,
@@ -51,6 +52,7 @@ const NAMED: [string, z.ZodType][] = [
   ["Usage", usageResource],
   ["Member", memberResource],
   ["Invitation", invitationResource],
+  ["CreatedInvitation", createdInvitationResource],
   ["AuditEvent", auditEventResource],
   ["Plan", planResource],
   ["Subscription", subscriptionResource],
@@ -133,7 +135,7 @@ function operationOf(route: Route): Json {
   };
   if (route.method === "POST") {
     responses["409"] = problem(
-      "A request with this Idempotency-Key is still being answered, or a plan limit",
+      "A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it",
     );
   }
   if (route.etag && route.method === "PUT")

@@ -437,3 +437,11 @@ export const webhookMessageResource = z
       .meta({ description: "This endpoint's delivery of the message, with every attempt" }),
   })
   .strict();
+
+export const createdInvitationResource = invitationResource
+  .extend({
+    url: z.string().meta({
+      description: "The accept link: in this answer only (only its hash is stored). Send it to the invitee.",
+    }),
+  })
+  .strict();
