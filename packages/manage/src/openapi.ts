@@ -14,7 +14,10 @@ import {
   incidentResource,
   invitationResource,
   memberResource,
+  overrideResource,
   planResource,
+  planVersionResource,
+  priceCardResource,
   problemSchema,
   projectResource,
   subscriptionResource,
@@ -55,7 +58,10 @@ const NAMED: [string, z.ZodType][] = [
   ["CreatedInvitation", createdInvitationResource],
   ["AuditEvent", auditEventResource],
   ["Plan", planResource],
+  ["PlanVersion", planVersionResource],
   ["Subscription", subscriptionResource],
+  ["EntitlementOverride", overrideResource],
+  ["PriceCard", priceCardResource],
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -175,7 +181,7 @@ export function openApiDocument(routes: readonly Route[] = MANAGE_ROUTES): Json 
       title: "Breakwater management API",
       version: "1",
       description:
-        "Configure Breakwater from code: projects, budgets and SDK keys, and (operator keys) organizations' plans, with management keys (sk_mgmt_…). Errors are RFC 9457 problem details; see docs/management-api.md.",
+        "Configure Breakwater from code: projects, budgets, SDK keys, webhooks, members and fleet health, and (operator keys) plans, organizations' subscriptions and overrides and the price catalogue, with management keys (sk_mgmt_…). Errors are RFC 9457 problem details; see docs/management-api.md.",
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,

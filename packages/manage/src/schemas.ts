@@ -445,3 +445,71 @@ export const createdInvitationResource = invitationResource
     }),
   })
   .strict();
+
+const featureValue = z.union([z.boolean(), z.number(), z.null()]);
+
+export const planVersionResource = z
+  .object({
+    id: z.string(),
+    planSlug: z.string(),
+    planName: z.string(),
+    version: count,
+    priceCents: count,
+    entitlements: z.record(z.string(), featureValue),
+    changeNote: z.string().nullable(),
+    createdAt: isoTime,
+    createdById: z.string().nullable(),
+  })
+  .strict();
+
+export const overrideResource = z
+  .object({
+    id: z.string(),
+    organizationId: z.string(),
+    projectId: z.string().nullable().meta({ description: "Set for a project-level override" }),
+    featureKey: z.string(),
+    value: featureValue,
+    reason: z.string(),
+    expiresAt: isoTime.nullable(),
+    createdAt: isoTime,
+    createdById: z.string().nullable(),
+  })
+  .strict();
+
+const rate = z.string().meta({ description: "USD per million tokens, a decimal string" });
+
+export const priceCardResource = z
+  .object({
+    id: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    aliases: z.array(z.string()),
+    patterns: z.array(z.string()),
+    unit: z.string(),
+    inputPerMtok: rate,
+    cachedInputPerMtok: rate.nullable(),
+    cacheWrite5mPerMtok: rate.nullable(),
+    cacheWrite1hPerMtok: rate.nullable(),
+    outputPerMtok: rate,
+    longContext: z
+      .object({
+        threshold: count,
+        inputPerMtok: rate,
+        cachedInputPerMtok: rate.nullable(),
+        cacheWrite5mPerMtok: rate.nullable(),
+        cacheWrite1hPerMtok: rate.nullable(),
+        outputPerMtok: rate,
+      })
+      .strict()
+      .nullable(),
+    unitPrices: z.record(z.string(), z.string()),
+    regionMultipliers: z.record(z.string(), z.string()),
+    tierMultipliers: z.record(z.string(), z.string()),
+    source: z.string(),
+    sourceDate: z.string(),
+    notes: z.string().nullable(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+    updatedById: z.string().nullable(),
+  })
+  .strict();
