@@ -1,6 +1,6 @@
-import { type Ctx, inviteMember, newId } from "@breakwater/core";
+import { type Ctx, createManagementKey, inviteMember, newId } from "@breakwater/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invitationResource, listOf, memberResource } from "./schemas";
+import { createdInvitationResource, invitationResource, listOf, memberResource } from "./schemas";
 import {
   call,
   createManageTenant,
@@ -32,8 +32,17 @@ async function member(organizationId: string, role: "owner" | "admin" | "member"
   const id = newId("mem");
   await h.db.member.create({ data: { id, organizationId, userId, role } });
   const ctx: Ctx = { ...h.sys, actor: { type: "user", userId, isOperator: false }, organizationId, role };
-  return { id, ctx };
+  return { id, userId, ctx };
 }
+
+/** A write key created by a new admin of `organizationId` (its invitations name that admin). */
+async function adminsKey(organizationId: string, name = "onboarding") {
+  const admin = await member(organizationId, "admin");
+  const { managementKey, key } = await createManagementKey(admin.ctx, { name, scope: "write" });
+  return { admin, key: managementKey, keyId: key.id };
+}
+
+const email = () => `new-${newId("res")}@example.test`;
 
 describe("members: happy", () => {
   it("lists members, changes a role and removes a member with a write key", async () => {
@@ -125,5 +134,130 @@ describe("members: security", () => {
     expect(mine.data.map((x) => x.id)).not.toContain(theirs.id);
     const row = await h.db.member.findUniqueOrThrow({ where: { id: theirs.id } });
     expect(row.role).toBe("member");
+  });
+});
+
+describe("invitations: happy", () => {
+  it("a write key invites as the member who created it; the accept link is in the answer; the audit log shows the key", async () => {
+    const { admin, key, keyId } = await adminsKey(t.organizationId);
+    const address = email();
+    const r = await call(h, "POST", "/invitations", {
+      key,
+      body: { email: address.toUpperCase(), role: "member" },
+      headers: { "idempotency-key": `invite-${address}` },
+    });
+    expect(r.status).toBe(201);
+    const inv = shapeOf(createdInvitationResource, r);
+    expect(inv).toMatchObject({
+      email: address,
+      role: "member",
+      inviterName: `admin ${admin.userId}`,
+      expired: false,
+    });
+    expect(inv.url).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+
+    // A retry with the same Idempotency-Key gets the first answer and invites no one twice.
+    const again = await call(h, "POST", "/invitations", {
+      key,
+      body: { email: address.toUpperCase(), role: "member" },
+      headers: { "idempotency-key": `invite-${address}` },
+    });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json.id).toBe(inv.id);
+
+    const row = await h.db.invitation.findUniqueOrThrow({ where: { id: inv.id } });
+    expect(row).toMatchObject({
+      organizationId: t.organizationId,
+      inviterId: admin.userId,
+      status: "pending",
+    });
+    const audit = await h.db.auditEvent.findFirstOrThrow({
+      where: { targetId: inv.id, action: "invitation.create" },
+    });
+    expect(audit).toMatchObject({ actorType: "management_key", actorId: keyId });
+    expect(audit.after).toMatchObject({ inviterId: admin.userId, managementKeyName: "onboarding" });
+    const list = shapeOf(listOf(invitationResource), await call(h, "GET", "/invitations", { key }));
+    expect(list.data.map((i) => i.id)).toContain(inv.id);
+  });
+});
+
+describe("invitations: error", () => {
+  it("a bad email or role is 422 on its field", async () => {
+    const { key } = await adminsKey(t.organizationId);
+    const p = problemOf(
+      await call(h, "POST", "/invitations", { key, body: { email: "not an address", role: "king" } }),
+      422,
+      "validation-failed",
+    );
+    expect(p.errors!.map((e) => e.pointer).sort()).toEqual(["/email", "/role"]);
+    problemOf(await call(h, "POST", "/invitations", { key, body: {} }), 422, "validation-failed");
+  });
+
+  it("an address already invited or a member is 409", async () => {
+    const { key } = await adminsKey(t.organizationId);
+    const address = email();
+    expect(
+      (await call(h, "POST", "/invitations", { key, body: { email: address, role: "viewer" } })).status,
+    ).toBe(201);
+    problemOf(
+      await call(h, "POST", "/invitations", { key, body: { email: address, role: "viewer" } }),
+      409,
+      "conflict",
+    );
+    const m = await h.db.user.findFirstOrThrow({
+      where: { members: { some: { organizationId: t.organizationId } } },
+    });
+    problemOf(
+      await call(h, "POST", "/invitations", { key, body: { email: m.email, role: "viewer" } }),
+      409,
+      "conflict",
+    );
+  });
+
+  it("a key whose creator left, or that nobody created, is 409 with what to do, and invites no one", async () => {
+    const { admin, key } = await adminsKey(t.organizationId);
+    await h.db.member.delete({ where: { id: admin.id } });
+    const address = email();
+    const left = problemOf(
+      await call(h, "POST", "/invitations", { key, body: { email: address, role: "member" } }),
+      409,
+      "conflict",
+    );
+    expect(left.detail).toMatch(/creator is not a member/);
+    // The harness's keys are minted without a person (as bw does).
+    problemOf(
+      await call(h, "POST", "/invitations", { key: t.write, body: { email: address, role: "member" } }),
+      409,
+      "conflict",
+    );
+    expect(await h.db.invitation.count({ where: { email: address } })).toBe(0);
+  });
+});
+
+describe("invitations: security", () => {
+  it("a read key's invitation is 403, an SDK key's 401; a write key (an admin) cannot invite an owner", async () => {
+    const { key } = await adminsKey(t.organizationId);
+    const body = { email: email(), role: "member" };
+    problemOf(await call(h, "POST", "/invitations", { key: t.read, body }), 403, "forbidden");
+    problemOf(await call(h, "POST", "/invitations", { key: t.sdkKey, body }), 401, "unauthorized");
+    problemOf(
+      await call(h, "POST", "/invitations", { key, body: { ...body, role: "owner" } }),
+      403,
+      "forbidden",
+    );
+    expect(await h.db.invitation.count({ where: { email: body.email } })).toBe(0);
+  });
+
+  it("a key invites into its own organization only, even when its creator belongs to another too", async () => {
+    const { admin, key } = await adminsKey(other.organizationId);
+    await h.db.member.create({
+      data: { id: newId("mem"), organizationId: t.organizationId, userId: admin.userId, role: "owner" },
+    });
+    const r = shapeOf(
+      createdInvitationResource,
+      await call(h, "POST", "/invitations", { key, body: { email: email(), role: "member" } }),
+    );
+    const row = await h.db.invitation.findUniqueOrThrow({ where: { id: r.id } });
+    expect(row.organizationId).toBe(other.organizationId);
   });
 });

@@ -8,10 +8,16 @@ import {
   auditEventResource,
   budgetResource,
   createdApiKeyResource,
+  createdInvitationResource,
   createdWebhookEndpointResource,
+  fleetResource,
+  incidentResource,
   invitationResource,
   memberResource,
+  overrideResource,
   planResource,
+  planVersionResource,
+  priceCardResource,
   problemSchema,
   projectResource,
   subscriptionResource,
@@ -19,6 +25,7 @@ import {
   usageResource,
   webhookEndpointResource,
   webhookEndpointSummaryResource,
+  webhookMessageResource,
   webhookTestResource,
 } from "./schemas";
 
@@ -42,12 +49,19 @@ const NAMED: [string, z.ZodType][] = [
   ["WebhookEndpointSummary", webhookEndpointSummaryResource],
   ["CreatedWebhookEndpoint", createdWebhookEndpointResource],
   ["WebhookTestAttempt", webhookTestResource],
+  ["WebhookMessage", webhookMessageResource],
+  ["Fleet", fleetResource],
+  ["Incident", incidentResource],
   ["Usage", usageResource],
   ["Member", memberResource],
   ["Invitation", invitationResource],
+  ["CreatedInvitation", createdInvitationResource],
   ["AuditEvent", auditEventResource],
   ["Plan", planResource],
+  ["PlanVersion", planVersionResource],
   ["Subscription", subscriptionResource],
+  ["EntitlementOverride", overrideResource],
+  ["PriceCard", priceCardResource],
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -127,7 +141,7 @@ function operationOf(route: Route): Json {
   };
   if (route.method === "POST") {
     responses["409"] = problem(
-      "A request with this Idempotency-Key is still being answered, or a plan limit",
+      "A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it",
     );
   }
   if (route.etag && route.method === "PUT")
@@ -167,7 +181,7 @@ export function openApiDocument(routes: readonly Route[] = MANAGE_ROUTES): Json 
       title: "Breakwater management API",
       version: "1",
       description:
-        "Configure Breakwater from code: projects, budgets and SDK keys, and (operator keys) organizations' plans, with management keys (sk_mgmt_…). Errors are RFC 9457 problem details; see docs/management-api.md.",
+        "Configure Breakwater from code: projects, budgets, SDK keys, webhooks, members and fleet health, and (operator keys) plans, organizations' subscriptions and overrides and the price catalogue, with management keys (sk_mgmt_…). Errors are RFC 9457 problem details; see docs/management-api.md.",
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,

@@ -1,3 +1,4 @@
+import { isDomainError } from "@breakwater/core";
 import { z } from "zod";
 import { ProblemError } from "./problem";
 
@@ -34,4 +35,20 @@ export function paginate<T extends { id: string }>(
   }
   const data = items.slice(start, start + q.limit);
   return { data, has_more: start + q.limit < items.length };
+}
+
+/**
+ * Rethrows a core refusal of a list's input with its fields renamed to the query parameters they
+ * came from (core says `cursor`, the API `starting_after`); anything else is rethrown as is.
+ */
+export function asQueryProblem(names: Record<string, string>): (err: unknown) => never {
+  return (err) => {
+    if (isDomainError(err) && err.code === "INVALID") {
+      const fe = (err.details?.fieldErrors ?? {}) as Record<string, string>;
+      const errors = Object.entries(fe).map(([k, detail]) => ({ parameter: names[k] ?? k, detail }));
+      // Core's message names its own fields; the field errors say it in the API's names.
+      throw new ProblemError("validation-failed", errors.length ? undefined : err.message, { errors });
+    }
+    throw err;
+  };
 }

@@ -319,3 +319,197 @@ export const usageResource = z
     ),
   })
   .strict();
+
+const providerStatus = z.enum(["Healthy", "Down", "Recovering", "Unknown"]);
+
+export const fleetResource = z
+  .object({
+    projectId: z.string(),
+    generatedAt: isoTime,
+    staleAfterSeconds: count.meta({ description: "An instance silent this long is stale, not counted live" }),
+    status: providerStatus.meta({ description: "The worst provider's; Unknown when nothing reported" }),
+    providers: z
+      .array(
+        z
+          .object({
+            provider: z.string(),
+            status: providerStatus,
+            summary: z.string().meta({ examples: ["2 of 7 instances Down"] }),
+            healthy: count,
+            down: count,
+            recovering: count,
+            stale: count,
+            openEpisodes: count,
+            since: isoTime.nullable().meta({ description: "Since when Down or Recovering" }),
+            lastReportAt: isoTime.nullable(),
+            unprobed: count.meta({
+              description: "Live instances Down past their recovery window while a fallback serves",
+            }),
+            unprobedNote: z.string().nullable(),
+          })
+          .strict(),
+      )
+      .meta({ description: "Every provider the project's instances reported, by name" }),
+  })
+  .strict();
+
+export const incidentResource = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    projectName: z.string(),
+    provider: z.string(),
+    status: z.enum(["open", "resolved"]),
+    openedAt: isoTime,
+    resolvedAt: isoTime.nullable(),
+    durationSeconds: count.meta({ description: "Until resolvedAt, or until now while open" }),
+    affectedCount: count,
+    liveCount: count,
+    affectedShare: z.number(),
+    peakCount: count,
+    peakShare: z.number(),
+    instancesInvolved: count,
+    failovers: count,
+    callsSaved: count,
+    fallbackModels: z.array(z.string()),
+    samples: z
+      .array(
+        z
+          .object({ t: z.number().meta({ description: "Epoch milliseconds" }), affected: count, live: count })
+          .strict(),
+      )
+      .meta({ description: "Affected and live instances over time" }),
+  })
+  .strict();
+
+export const webhookMessageResource = z
+  .object({
+    id: z.string().meta({ description: "The event id, also the webhook-id header receivers see" }),
+    type: z.string(),
+    projectId: z.string(),
+    episodeId: z.string().nullable(),
+    createdAt: isoTime,
+    deliverable: z
+      .boolean()
+      .meta({ description: "false when the plan did not include the event type's webhooks when it fired" }),
+    isTest: z.boolean(),
+    payload: z.unknown(),
+    status: z.enum([
+      "pending",
+      "delivered",
+      "failed",
+      "not_deliverable",
+      "no_endpoints",
+      "rejected",
+      "exhausted",
+    ]),
+    nextAttemptAt: isoTime.nullable(),
+    lastError: z.string().nullable(),
+    deliveries: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            endpointId: z.string(),
+            endpointUrl: z.string(),
+            status: z.string(),
+            attemptCount: count,
+            nextAttemptAt: isoTime.nullable(),
+            lastAttemptAt: isoTime.nullable(),
+            attempts: z.array(
+              z
+                .object({
+                  id: z.string(),
+                  attemptNumber: count,
+                  trigger: z.string().meta({ description: "scheduled, replay or test" }),
+                  startedAt: isoTime,
+                  latencyMs: z.number().nullable(),
+                  responseStatus: count.nullable(),
+                  success: z.boolean(),
+                  error: z.string().nullable(),
+                  responseSnippet: z.string().nullable(),
+                })
+                .strict(),
+            ),
+          })
+          .strict(),
+      )
+      .meta({ description: "This endpoint's delivery of the message, with every attempt" }),
+  })
+  .strict();
+
+export const createdInvitationResource = invitationResource
+  .extend({
+    url: z.string().meta({
+      description: "The accept link: in this answer only (only its hash is stored). Send it to the invitee.",
+    }),
+  })
+  .strict();
+
+const featureValue = z.union([z.boolean(), z.number(), z.null()]);
+
+export const planVersionResource = z
+  .object({
+    id: z.string(),
+    planSlug: z.string(),
+    planName: z.string(),
+    version: count,
+    priceCents: count,
+    entitlements: z.record(z.string(), featureValue),
+    changeNote: z.string().nullable(),
+    createdAt: isoTime,
+    createdById: z.string().nullable(),
+  })
+  .strict();
+
+export const overrideResource = z
+  .object({
+    id: z.string(),
+    organizationId: z.string(),
+    projectId: z.string().nullable().meta({ description: "Set for a project-level override" }),
+    featureKey: z.string(),
+    value: featureValue,
+    reason: z.string(),
+    expiresAt: isoTime.nullable(),
+    createdAt: isoTime,
+    createdById: z.string().nullable(),
+  })
+  .strict();
+
+const rate = z.string().meta({ description: "USD per million tokens, a decimal string" });
+
+export const priceCardResource = z
+  .object({
+    id: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    aliases: z.array(z.string()),
+    patterns: z.array(z.string()),
+    unit: z.string(),
+    inputPerMtok: rate,
+    cachedInputPerMtok: rate.nullable(),
+    cacheWrite5mPerMtok: rate.nullable(),
+    cacheWrite1hPerMtok: rate.nullable(),
+    outputPerMtok: rate,
+    longContext: z
+      .object({
+        threshold: count,
+        inputPerMtok: rate,
+        cachedInputPerMtok: rate.nullable(),
+        cacheWrite5mPerMtok: rate.nullable(),
+        cacheWrite1hPerMtok: rate.nullable(),
+        outputPerMtok: rate,
+      })
+      .strict()
+      .nullable(),
+    unitPrices: z.record(z.string(), z.string()),
+    regionMultipliers: z.record(z.string(), z.string()),
+    tierMultipliers: z.record(z.string(), z.string()),
+    source: z.string(),
+    sourceDate: z.string(),
+    notes: z.string().nullable(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+    updatedById: z.string().nullable(),
+  })
+  .strict();

@@ -22,6 +22,7 @@ import {
   listUsersForOperator,
   type PriceCardFieldsInput,
   pinSubscription,
+  pinSubscriptionInput,
   setEntitlementOverride,
   setOperatorRole,
   setOrganizationPlan,
@@ -69,7 +70,7 @@ export const operatorRouter = router({
     .input((raw) => raw as z.input<typeof setOrganizationPlanInput>)
     .mutation(({ ctx, input }) => setOrganizationPlan(ctx.core, input)),
   pinSubscription: operatorProcedure
-    .input(z.object({ organization: z.string().min(1), version: z.number().int().min(1).nullable() }))
+    .input(pinSubscriptionInput)
     .mutation(({ ctx, input }) => pinSubscription(ctx.core, input)),
   listOverrides: operatorProcedure
     .input(z.object({ organization: z.string().min(1) }))

@@ -9,26 +9,32 @@ import { invalidateEntitlements } from "./entitlement-cache";
 import { type FeatureKey, type FeatureValue, isFeatureKey, validateFeatureValue } from "./features";
 import { findOrganization } from "./manage-subscriptions";
 
-export const setOverrideInput = z
-  .object({
-    organization: z.string().min(1).optional(),
-    projectId: z.string().min(1).optional(),
-    featureKey: featureKeyInput,
-    value: featureValueInput,
-    reason: z.string().trim().min(1, "A reason is required").max(500),
-    expiresAt: z.coerce.date({ message: "Expiry must be a date" }).nullish(),
-  })
-  .superRefine((o, ctx) => {
-    if ((o.organization === undefined) === (o.projectId === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["scope"], message: "Give either an organization or a project" });
-    }
-    // (An unknown feature is already refused on its own field.)
-    const problem = isFeatureKey(o.featureKey) ? validateFeatureValue(o.featureKey, o.value) : null;
-    if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
-    if (o.expiresAt && o.expiresAt.getTime() <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "The expiry is in the past" });
-    }
-  });
+/** An override's fields, checked one by one (setOverrideInput adds the rules across them). */
+export const setOverrideFields = z.object({
+  organization: z.string().min(1).optional(),
+  projectId: z.string().min(1).optional(),
+  featureKey: featureKeyInput,
+  value: featureValueInput.meta({
+    description: "Of the feature's type: true or false, a whole number ≥ 0, or null (unlimited) on a limit",
+  }),
+  reason: z.string().trim().min(1, "A reason is required").max(500),
+  expiresAt: z.coerce
+    .date({ message: "Expiry must be a date" })
+    .nullish()
+    .meta({ description: "An ISO 8601 time in the future; absent or null = never" }),
+});
+
+export const setOverrideInput = setOverrideFields.superRefine((o, ctx) => {
+  if ((o.organization === undefined) === (o.projectId === undefined)) {
+    ctx.addIssue({ code: "custom", path: ["scope"], message: "Give either an organization or a project" });
+  }
+  // (An unknown feature is already refused on its own field.)
+  const problem = isFeatureKey(o.featureKey) ? validateFeatureValue(o.featureKey, o.value) : null;
+  if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: problem });
+  if (o.expiresAt && o.expiresAt.getTime() <= Date.now()) {
+    ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "The expiry is in the past" });
+  }
+});
 
 export const clearOverrideInput = z
   .object({
@@ -185,7 +191,7 @@ export async function listEntitlementOverrides(ctx: Ctx, organization: string): 
   const org = await findOrganization(ctx, organization);
   const rows = await ctx.db.entitlementOverride.findMany({
     where: { organizationId: org.id },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
   return rows.map(overrideDto);
 }

@@ -92,15 +92,26 @@ export async function setOrganizationPlan(
   return subscriptionDto(ctx, org.id);
 }
 
+export const pinSubscriptionInput = z.object({
+  organization: z.string().min(1, "Organization is required"),
+  /** A version of the organization's plan; null unpins. */
+  version: z
+    .number({ message: "Version must be a whole number" })
+    .int("Version must be a whole number")
+    .min(1, "Versions start at 1")
+    .nullable(),
+});
+
 /**
  * Pins an organization's subscription to one version of its plan (grandfathering), or unpins it
  * (version null: it follows the latest again). Operators only; audited.
  */
 export async function pinSubscription(
   ctx: Ctx,
-  input: { organization: string; version: number | null },
+  raw: z.input<typeof pinSubscriptionInput>,
 ): Promise<SubscriptionDto> {
   requireOperator(ctx);
+  const input = parseInput(pinSubscriptionInput, raw);
   const org = await findOrganization(ctx, input.organization);
   const sub = await ctx.db.subscription.findUnique({
     where: { organizationId: org.id },

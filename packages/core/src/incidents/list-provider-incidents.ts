@@ -115,6 +115,8 @@ export const listIncidentsInput = z.object({
   days: z.union([z.literal(30), z.literal(90)]).default(30),
   provider: z.string().min(1).max(64).optional(),
   projectId: z.string().min(1).optional(),
+  /** Only open or only resolved incidents (the MTTR figures still count both). */
+  status: z.enum(["open", "resolved"]).optional(),
   now: z.date().optional(),
 });
 
@@ -129,8 +131,8 @@ export interface IncidentHistoryDto {
 }
 
 /**
- * Incidents opened in the last 30 or 90 days (newest first, at most 500) with MTTR per provider
- * (mean of resolved_at − opened_at). Viewer role.
+ * Incidents opened in the last 30 or 90 days (newest first, by id on ties, at most 500) with MTTR
+ * per provider (mean of resolved_at − opened_at). Viewer role.
  */
 export async function listIncidents(
   ctx: Ctx,
@@ -143,6 +145,15 @@ export async function listIncidents(
   const since = new Date(now.getTime() - input.days * 86_400_000);
   const provider = input.provider ?? null;
   const projectId = input.projectId ?? null;
+  const status = input.status ?? null;
+  if (projectId !== null) {
+    // Another organization's (or an archived) project is not found, rather than an empty history.
+    const project = await ctx.db.project.findFirst({
+      where: { id: projectId, organizationId: input.organizationId, archivedAt: null },
+      select: { id: true },
+    });
+    if (!project) throw notFound("Project");
+  }
   const [rows, mttr] = await Promise.all([
     ctx.db.$queryRaw<Row[]>`
       SELECT i.id, i.project_id, p.name AS project_name, i.provider, i.status, i.opened_at, i.resolved_at,
@@ -152,7 +163,8 @@ export async function listIncidents(
       WHERE i.organization_id = ${input.organizationId} AND i.status <> 'pending' AND i.opened_at >= ${since}
         AND (${provider}::text IS NULL OR i.provider = ${provider})
         AND (${projectId}::text IS NULL OR i.project_id = ${projectId})
-      ORDER BY i.opened_at DESC LIMIT 500`,
+        AND (${status}::text IS NULL OR i.status = ${status})
+      ORDER BY i.opened_at DESC, i.id DESC LIMIT 500`,
     ctx.db.$queryRaw<{ provider: string; incidents: number; resolved: number; mttr: number | null }[]>`
       SELECT i.provider, count(*)::int AS incidents, count(i.resolved_at)::int AS resolved,
              avg(extract(epoch FROM i.resolved_at - i.opened_at))::float8 AS mttr

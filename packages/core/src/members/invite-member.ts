@@ -1,6 +1,7 @@
+import type { Tx } from "@breakwater/db";
 import { recordAudit } from "../audit/record-audit";
 import { type Ctx, requireRole } from "../context";
-import { DomainError, forbidden } from "../errors";
+import { conflict, DomainError, forbidden } from "../errors";
 import { newId } from "../ids";
 import { hashInvitationToken, newInvitationToken } from "./invitation-token";
 import type { InvitationDto } from "./list-members";
@@ -13,13 +14,40 @@ export interface InviteMemberResult {
   token: string;
 }
 
+/**
+ * Who an invitation names as its sender: the signed-in user, or for a management key the person
+ * who created the key, who must still be a member (read under the membership lock). A key nobody
+ * created (minted by the CLI) or whose creator left cannot send one: CONFLICT, with what to do.
+ */
+async function inviterOf(tx: Tx, ctx: Ctx, organizationId: string): Promise<string> {
+  if (ctx.actor.type === "user") return ctx.actor.userId;
+  if (ctx.actor.type !== "management_key") throw forbidden();
+  const key = await tx.managementKey.findUnique({
+    where: { id: ctx.actor.keyId },
+    select: { createdById: true },
+  });
+  const member = key?.createdById
+    ? await tx.member.findUnique({
+        where: { organizationId_userId: { organizationId, userId: key.createdById } },
+        select: { id: true },
+      })
+    : null;
+  if (!key?.createdById || !member) {
+    throw conflict(
+      "An invitation names the person who sent it, and this key's creator is not a member of the organization: invite from the dashboard, or use a write key created by a current member",
+    );
+  }
+  return key.createdById;
+}
+
 const refused = (message: string) =>
   new DomainError("CONFLICT", message, { fieldErrors: { email: message } });
 
 /**
- * Invites an email address into the caller's organization with a role (admins and owners; only
- * owners may invite owners). Refuses an address that is already a member or already has a pending,
- * unexpired invitation. One transaction with its audit row; the token is returned once.
+ * Invites an email address into the caller's organization with a role (admins and owners, and
+ * write keys on behalf of their creator; only owners may invite owners). Refuses an address that
+ * is already a member or already has a pending, unexpired invitation. One transaction with its
+ * audit row; the token is returned once.
  */
 export async function inviteMember(
   ctx: Ctx,
@@ -31,12 +59,14 @@ export async function inviteMember(
   requireRole(ctx, "admin");
   const token = newInvitationToken();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_DAYS * 24 * 3600 * 1000);
-  if (ctx.actor.type !== "user") throw forbidden("Invitations are sent by a signed-in user");
-  const inviterId = ctx.actor.userId;
+  if (ctx.actor.type !== "user" && ctx.actor.type !== "management_key") {
+    throw forbidden("Invitations are sent by a signed-in user or a write key");
+  }
 
   const row = await ctx.db.$transaction(async (tx) => {
     await lockMemberships(tx, organizationId);
     const role = await currentRole(tx, ctx, organizationId, "admin");
+    const inviterId = await inviterOf(tx, ctx, organizationId);
     if (input.role === "owner" && role !== "owner") throw forbidden("Only an owner can invite another owner");
     const existing = await tx.member.findFirst({
       where: { organizationId, user: { email: { equals: input.email, mode: "insensitive" } } },
@@ -73,7 +103,14 @@ export async function inviteMember(
       action: "invitation.create",
       targetType: "invitation",
       targetId: created.id,
-      after: { email: input.email, role: input.role, status: "pending", expiresAt: expiresAt.toISOString() },
+      after: {
+        email: input.email,
+        role: input.role,
+        status: "pending",
+        expiresAt: expiresAt.toISOString(),
+        // Sent with a key: who the invitation names, and the key's name as it was when it sent it.
+        ...(ctx.actor.type === "management_key" ? { inviterId, managementKeyName: ctx.actor.name } : {}),
+      },
     });
     return created;
   });

@@ -187,7 +187,7 @@ export interface PriceCardPage {
 
 /**
  * Cards ordered by provider then model, searched by provider, model or alias (case-insensitive
- * substring), keyset-paged (the cursor is the last card's id).
+ * substring), keyset-paged (the cursor is the last card's id; an unknown one is INVALID).
  */
 export async function listPriceCards(ctx: Ctx, raw: unknown): Promise<PriceCardPage> {
   requireOperator(ctx);
@@ -198,6 +198,9 @@ export async function listPriceCards(ctx: Ctx, raw: unknown): Promise<PriceCardP
       where: { id: input.cursor },
       select: { provider: true, model: true },
     });
+    // A cursor naming no card would silently restart the list from the top.
+    if (!after)
+      throw invalid("cursor: No card has that id", { fieldErrors: { cursor: "No card has that id" } });
   }
   const like = `%${input.search.replace(/[\\%_]/g, "\\$&")}%`;
   const ids = await ctx.db.$queryRaw<{ id: string }[]>`

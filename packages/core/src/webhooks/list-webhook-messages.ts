@@ -103,31 +103,101 @@ const messageInclude = (endpointId?: string) =>
 
 type MessageRow = Prisma.WebhookEventGetPayload<{ include: ReturnType<typeof messageInclude> }>;
 
-/** The message log: events newest first with every delivery and attempt. Viewer role. */
+/**
+ * The message log: events newest first (by id) with every delivery and attempt, keyset-paged.
+ * Filtered to one endpoint, a page is read from that endpoint's deliveries by event id (an index
+ * range scan), so it costs the same on an endpoint with 100,000 messages as on one with ten (see
+ * endpointPage for the other filters). Viewer role.
+ */
 export async function listWebhookMessages(
   ctx: Ctx,
   raw: z.input<typeof listWebhookMessagesInput>,
 ): Promise<{ items: WebhookMessageDto[]; nextCursor: string | null }> {
   const input = listWebhookMessagesInput.parse(raw);
   requireTenant(ctx, input.organizationId, "viewer");
-  const rows = await ctx.db.webhookEvent.findMany({
-    where: {
-      organizationId: input.organizationId,
-      projectId: input.projectId,
-      type: input.eventType,
-      ...(input.status ? statusWhere(input.status) : {}),
-      ...(input.endpointId ? { deliveries: { some: { endpointId: input.endpointId } } } : {}),
-      ...(input.cursor ? { id: { lt: input.cursor } } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: input.limit + 1,
-    include: messageInclude(input.endpointId),
-  });
-  const page = rows.slice(0, input.limit);
-  return {
-    items: page.map(toWebhookMessageDto),
-    nextCursor: rows.length > input.limit ? (page[page.length - 1]?.id ?? null) : null,
+  const eventWhere: Prisma.WebhookEventWhereInput = {
+    organizationId: input.organizationId,
+    projectId: input.projectId,
+    type: input.eventType,
+    ...(input.status ? statusWhere(input.status) : {}),
   };
+  let rows: MessageRow[];
+  let nextCursor: string | null;
+  if (input.endpointId) {
+    // An endpoint's deliveries are of its organization's events: checking the endpoint once stands
+    // for checking every event's organization (another organization's endpoint has no messages here).
+    const owned = await ctx.db.webhookEndpoint.findFirst({
+      where: { id: input.endpointId, organizationId: input.organizationId },
+      select: { id: true },
+    });
+    if (!owned) return { items: [], nextCursor: null };
+    const ids = await endpointPage(ctx, input.endpointId, input, eventWhere);
+    const page = ids.slice(0, input.limit);
+    nextCursor = ids.length > input.limit ? (page[page.length - 1] ?? null) : null;
+    rows = await ctx.db.webhookEvent.findMany({
+      where: { id: { in: page } },
+      orderBy: { id: "desc" },
+      include: messageInclude(input.endpointId),
+    });
+  } else {
+    const found = await ctx.db.webhookEvent.findMany({
+      where: { ...eventWhere, ...(input.cursor ? { id: { lt: input.cursor } } : {}) },
+      orderBy: { id: "desc" },
+      take: input.limit + 1,
+      include: messageInclude(),
+    });
+    rows = found.slice(0, input.limit);
+    nextCursor = found.length > input.limit ? (rows[rows.length - 1]?.id ?? null) : null;
+  }
+  return { items: rows.map(toWebhookMessageDto), nextCursor };
+}
+
+/** The first chunk of an endpoint's deliveries read for a filtered page; each next one is 4× larger. */
+const FIRST_CHUNK = 100;
+const MAX_CHUNK = 5_000;
+
+/**
+ * Up to limit + 1 event ids of the endpoint's log after the cursor, newest first. The endpoint's
+ * deliveries are read by event id (an index range scan); with a filter, a chunk at a time, each
+ * chunk's events filtered by primary key, until the page is full. One filtered query over every
+ * event instead would leave Postgres to guess how many pass a status, and a wrong guess (the
+ * usual one: "one row") hashes the organization's whole log for every page (0.7 s at 200,000
+ * messages, against 30 ms this way). The cost left: a filter that matches nothing reads the whole
+ * log once (about 0.5 s at 100,000 messages).
+ */
+async function endpointPage(
+  ctx: Ctx,
+  endpointId: string,
+  input: { cursor?: string; limit: number; projectId?: string; eventType?: string; status?: string },
+  eventWhere: Prisma.WebhookEventWhereInput,
+): Promise<string[]> {
+  const filtered =
+    input.projectId !== undefined || input.eventType !== undefined || input.status !== undefined;
+  const want = input.limit + 1;
+  const found: string[] = [];
+  let before = input.cursor;
+  let size = filtered ? FIRST_CHUNK : want;
+  for (;;) {
+    const chunk = await ctx.db.webhookDelivery.findMany({
+      where: { endpointId, ...(before ? { eventId: { lt: before } } : {}) },
+      orderBy: { eventId: "desc" },
+      take: size,
+      select: { eventId: true },
+    });
+    const ids = chunk.map((d) => d.eventId);
+    if (!filtered) return ids;
+    if (ids.length > 0) {
+      const passed = await ctx.db.webhookEvent.findMany({
+        where: { ...eventWhere, id: { in: ids } },
+        orderBy: { id: "desc" },
+        select: { id: true },
+      });
+      found.push(...passed.map((e) => e.id));
+    }
+    if (found.length >= want || ids.length < size) return found.slice(0, want);
+    before = ids[ids.length - 1];
+    size = Math.min(size * 4, MAX_CHUNK);
+  }
 }
 
 function toWebhookMessageDto(e: MessageRow): WebhookMessageDto {

@@ -2,6 +2,7 @@ import { apiKeyRoutes } from "./api-keys";
 import { auditRoutes } from "./audit";
 import { budgetRoutes } from "./budgets";
 import type { Route } from "./define";
+import { fleetRoutes } from "./fleet";
 import { memberRoutes } from "./members";
 import { operatorRoutes } from "./operator";
 import { projectRoutes } from "./projects";
@@ -16,6 +17,7 @@ export const MANAGE_ROUTES: readonly Route[] = [
   ...tagRuleRoutes,
   ...apiKeyRoutes,
   ...webhookRoutes,
+  ...fleetRoutes,
   ...usageRoutes,
   ...memberRoutes,
   ...auditRoutes,

@@ -1,19 +1,21 @@
 import {
   changeMemberRole,
   changeMemberRoleInput,
+  inviteMember,
+  inviteMemberInput,
   listMembers,
   removeMember,
   requireRole,
   revokeInvitation,
 } from "@breakwater/core";
 import { pageQuery, paginate } from "../pagination";
-import { invitationResource, memberResource } from "../schemas";
+import { createdInvitationResource, invitationResource, memberResource } from "../schemas";
 import { route } from "./define";
 
 /**
- * The organization's members and pending invitations. A write key acts as an admin: it changes
- * roles and removes members below owner, as an admin in the dashboard does; inviting needs a person
- * (the invitation names who sent it), so it stays in the dashboard.
+ * The organization's members and pending invitations. A write key acts as an admin: it invites,
+ * changes roles and removes members below owner, as an admin in the dashboard does. An invitation
+ * names the person who sent it: a key's invitations name the member who created the key.
  */
 export const memberRoutes = [
   route({
@@ -69,6 +71,24 @@ export const memberRoutes = [
       // listMembers leaves invitations out below admin (the dashboard's rule); here that is a 403.
       requireRole(ctx, "admin");
       return { body: paginate((await listMembers(ctx)).invitations, query) };
+    },
+  }),
+  route({
+    operationId: "createInvitation",
+    method: "POST",
+    path: "/invitations",
+    tag: "Members",
+    summary: "Invite an email address with a role; the answer carries the accept link, once",
+    description:
+      "As the dashboard's invite: the invitation names the member who created this key as its sender, and the audit log shows the key. 409 when the key's creator is no longer a member, or the address is already a member or invited. Only owners invite owners, so a write key (an admin) cannot.",
+    scope: "write",
+    body: inviteMemberInput,
+    response: createdInvitationResource,
+    status: 201,
+    handle: async ({ ctx, body }) => {
+      const { invitation, token } = await inviteMember(ctx, body);
+      const url = new URL(`/invite/${token}`, ctx.config.PUBLIC_URL).toString();
+      return { body: { ...invitation, url } };
     },
   }),
   route({

@@ -5,6 +5,8 @@ import {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookEndpoints,
+  listWebhookMessages,
+  listWebhookMessagesInput,
   maskEndpointUrl,
   roleAtLeast,
   sendTestWebhook,
@@ -17,6 +19,7 @@ import {
   createdWebhookEndpointResource,
   webhookEndpointResource,
   webhookEndpointSummaryResource,
+  webhookMessageResource,
   webhookTestResource,
 } from "../schemas";
 import { route } from "./define";
@@ -25,6 +28,12 @@ const orgOf = (ctx: Ctx) => ctx.organizationId!;
 /** As in the dashboard: admins (write keys) see endpoint URLs whole, others with path and query masked. */
 const shown = <T extends { url: string }>(ctx: Ctx, e: T): T =>
   roleAtLeast(ctx.role, "admin") ? e : { ...e, url: maskEndpointUrl(e.url) };
+
+/** The message log's cursor and core's filters, as query parameters. */
+const messagesQuery = pageQuery.extend({
+  status: listWebhookMessagesInput.shape.status,
+  eventType: listWebhookMessagesInput.shape.eventType,
+});
 
 export const webhookRoutes = [
   route({
@@ -126,5 +135,37 @@ export const webhookRoutes = [
         endpointId: params.endpointId!,
       }),
     }),
+  }),
+  route({
+    operationId: "listWebhookMessages",
+    method: "GET",
+    path: "/webhook-endpoints/{endpointId}/messages",
+    tag: "Webhooks",
+    summary: "The endpoint's message log, newest first, with its delivery and every attempt",
+    description:
+      "As the dashboard's message log filtered to this endpoint; filter by status and eventType. Keyset-paged: starting_after is the last message id of the page you have, and a page costs the same however long the log is. A read key sees the URL with path and query masked.",
+    scope: "read",
+    query: messagesQuery,
+    response: webhookMessageResource,
+    list: true,
+    handle: async ({ ctx, params, query }) => {
+      const organizationId = orgOf(ctx);
+      const endpointId = params.endpointId!;
+      // Another organization's endpoint is not found, rather than an empty log.
+      await getWebhookEndpoint(ctx, { organizationId, endpointId });
+      const page = await listWebhookMessages(ctx, {
+        organizationId,
+        endpointId,
+        status: query.status,
+        eventType: query.eventType,
+        cursor: query.starting_after,
+        limit: query.limit,
+      });
+      const data = page.items.map((m) => ({
+        ...m,
+        deliveries: m.deliveries.map((d) => ({ ...d, endpointUrl: shown(ctx, { url: d.endpointUrl }).url })),
+      }));
+      return { body: { data, has_more: page.nextCursor !== null } };
+    },
   }),
 ];
