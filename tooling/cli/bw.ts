@@ -112,6 +112,10 @@ async function main(argv: string[]): Promise<number> {
         return show(out, await run.keyList(ctx, v));
       case "key revoke":
         return show(out, await run.keyRevoke(ctx, v));
+      case "budget show":
+        return show(out, await run.budgetShow(ctx, v));
+      case "budget set":
+        return show(out, await run.budgetSet(ctx, v));
       case "mgmt-key create":
         return show(out, await run.mgmtKeyCreate(ctx, v));
       case "mgmt-key list":

@@ -57,6 +57,31 @@ export const COMMANDS: CommandSpec[] = [
     flags: { key: { type: "string", required: true, help: "key id (key_…)" } },
   },
   {
+    name: "budget show",
+    summary: "Show a project's budget: mode, period limits, alert thresholds and run spend cap",
+    flags: { project: { type: "string", required: true, help: "project id" } },
+  },
+  {
+    name: "budget set",
+    summary: "Change a project's budget (what is not given stays as it is)",
+    flags: {
+      project: { type: "string", required: true, help: "project id" },
+      mode: { type: "string", choices: ["alert_only", "hard_deny"], help: "budget mode" },
+      daily: { type: "usd", help: "daily limit in USD" },
+      weekly: { type: "usd", help: "weekly limit in USD" },
+      monthly: { type: "usd", help: "monthly limit in USD" },
+      thresholds: {
+        type: "string",
+        help: "alert thresholds in whole percent, comma-separated, e.g. 50,80,100",
+      },
+      "run-cap": { type: "usd", help: "spend cap per agent run in USD" },
+      clear: {
+        type: "string",
+        help: "remove, comma-separated: daily, weekly, monthly (a limit), thresholds, run-cap",
+      },
+    },
+  },
+  {
     name: "mgmt-key create",
     summary: "Mint a management API key (shown once): read/write for an organization, or an operator key",
     flags: {
