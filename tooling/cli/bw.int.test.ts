@@ -159,6 +159,14 @@ describe("bw budget", () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^bw: limits: Keep at least one period limit/);
   });
+
+  it("key revoke --project refuses a key of another project", () => {
+    const a = JSON.parse(bw("project", "create", "--name", "a", "--json").stdout) as { key_id: string };
+    const b = JSON.parse(bw("project", "create", "--name", "b", "--json").stdout) as { project_id: string };
+    const r = bw("key", "revoke", "--key", a.key_id, "--project", b.project_id);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("bw: API key not found");
+  });
 });
 
 describe("bw mgmt-key", () => {

@@ -19,6 +19,7 @@ import {
   listPlans,
   listProjects,
   type ManagementKeyDto,
+  notFound,
   type OverrideDto,
   type ProjectDto,
   revokeApiKey,
@@ -117,7 +118,12 @@ export async function keyList(ctx: Ctx, v: Values): Promise<Result> {
   return keyListResult(await listApiKeys(ctx, str(v.project)!));
 }
 
+/** Revokes a key; with --project, only a key of that project (as the API, which addresses keys under their project). */
 export async function keyRevoke(ctx: Ctx, v: Values): Promise<Result> {
+  if (v.project !== undefined) {
+    const keys = await listApiKeys(ctx, str(v.project)!);
+    if (!keys.some((k) => k.id === str(v.key))) throw notFound("API key");
+  }
   return keyRevokedResult(await revokeApiKey(ctx, { keyId: str(v.key)! }));
 }
 
