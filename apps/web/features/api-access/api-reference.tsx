@@ -36,6 +36,9 @@ async function fetchDocument(): Promise<OpenApiDocument> {
   return doc;
 }
 
+/** The query the page reads the document with. */
+export const OPENAPI_QUERY_KEY = ["manage-api", "openapi.json"] as const;
+
 /**
  * The management API's reference, rendered from the OpenAPI document the server publishes (so it
  * is always the running version's): authentication and conventions, then every operation grouped
@@ -44,7 +47,7 @@ async function fetchDocument(): Promise<OpenApiDocument> {
  */
 export function ApiReference() {
   const doc = useQuery({
-    queryKey: ["manage-api", "openapi.json"],
+    queryKey: OPENAPI_QUERY_KEY,
     queryFn: fetchDocument,
     staleTime: 300_000,
   });
