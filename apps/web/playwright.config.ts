@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { testHarnessEnv } from "../../packages/config/src/test-env";
+import { e2eServerEnv } from "./e2e/server-env";
 
 // The e2e suite runs against the production build (`next build` first; turbo's test:e2e depends on
 // build) on the TEST database, never the dev one.
@@ -19,18 +20,7 @@ const TIMED = /\/(fleet|incidents)\.spec\.ts$/;
 /** The walk through every page: long and heavy (two screenshots per page), so it runs by itself. */
 const WALK = /\/walk\.spec\.ts$/;
 
-const serverEnv = {
-  DATABASE_URL: harness.E2E_DATABASE_URL,
-  REDIS_URL: harness.E2E_REDIS_URL,
-  AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
-  SECRETS_ENCRYPTION_KEY: "e2e0000000000000000000000000000000000000000000000000000000000001",
-  // The webhook spec's receiver listens on 127.0.0.1, which the SSRF guard refuses by default.
-  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-  PUBLIC_URL: baseURL,
-  LOG_LEVEL: "warn",
-  NEXT_TELEMETRY_DISABLED: "1",
-  BREAKER_STALE_SECONDS: "10",
-};
+const serverEnv = e2eServerEnv(harness);
 
 export default defineConfig({
   testDir: "./e2e",

@@ -122,6 +122,53 @@ describe("bw keys", () => {
   });
 });
 
+describe("bw budget", () => {
+  it("shows a project's budget, changes only what is given, and keeps at least one limit", async () => {
+    const p = JSON.parse(bw("project", "create", "--name", "budget", "--monthly", "80", "--json").stdout) as {
+      project_id: string;
+    };
+    const shown = bw("budget", "show", "--project", p.project_id, "--json");
+    expect(shown.code).toBe(0);
+    const before = JSON.parse(shown.stdout) as { thresholds: number[] };
+    const set = bw(
+      "budget",
+      "set",
+      "--project",
+      p.project_id,
+      "--mode",
+      "hard_deny",
+      "--daily",
+      "4",
+      "--run-cap",
+      "1.5",
+      "--json",
+    );
+    expect(set.stderr).toBe("");
+    expect(JSON.parse(set.stdout)).toEqual({
+      project_id: p.project_id,
+      mode: "hard_deny",
+      limits: { daily: 4, weekly: null, monthly: 80 },
+      thresholds: before.thresholds,
+      run_spend_cap_usd: 1.5,
+    });
+    const row = await db.project.findUniqueOrThrow({ where: { id: p.project_id } });
+    expect(row.mode).toBe("hard_deny");
+    expect(bw("budget", "show", "--project", p.project_id).stdout).toContain("run cap     $1.5");
+
+    const none = bw("budget", "set", "--project", p.project_id, "--clear", "daily,monthly");
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^bw: limits: Keep at least one period limit/);
+  });
+
+  it("key revoke --project refuses a key of another project", () => {
+    const a = JSON.parse(bw("project", "create", "--name", "a", "--json").stdout) as { key_id: string };
+    const b = JSON.parse(bw("project", "create", "--name", "b", "--json").stdout) as { project_id: string };
+    const r = bw("key", "revoke", "--key", a.key_id, "--project", b.project_id);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("bw: API key not found");
+  });
+});
+
 describe("bw mgmt-key", () => {
   it("creates a write key for an organization, lists it without the secret, and revokes it", async () => {
     const org = JSON.parse(bw("org", "create", "--name", "Mgmt CLI", "--plan", "team", "--json").stdout) as {

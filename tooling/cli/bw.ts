@@ -14,6 +14,7 @@ import { seed } from "../src/seed";
 import * as run from "./commands";
 import { describeFailure, fail } from "./failure";
 import { UsageError } from "./parse";
+import { runRemote } from "./remote";
 import { simulate } from "./simulate";
 import { commandOf } from "./spec";
 import { mintSvixToken } from "./svix-token";
@@ -24,8 +25,10 @@ interface Out {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const cmd = commandOf(argv);
+  const cmd = commandOf(argv, processEnv());
   if (typeof cmd === "number") return cmd;
+  // The front (fast.ts) answers remote mode itself; this is for bw.mjs started directly.
+  if (cmd.url !== undefined) return runRemote(cmd, processEnv());
 
   const out: Out = {
     json: cmd.json,
@@ -112,6 +115,10 @@ async function main(argv: string[]): Promise<number> {
         return show(out, await run.keyList(ctx, v));
       case "key revoke":
         return show(out, await run.keyRevoke(ctx, v));
+      case "budget show":
+        return show(out, await run.budgetShow(ctx, v));
+      case "budget set":
+        return show(out, await run.budgetSet(ctx, v));
       case "mgmt-key create":
         return show(out, await run.mgmtKeyCreate(ctx, v));
       case "mgmt-key list":

@@ -1,5 +1,6 @@
 /** The admin CLI's commands: each calls core with the system caller and renders both output forms. */
 import {
+  budgetRulesEtag,
   type Ctx,
   clearEntitlementOverride,
   createApiKey,
@@ -8,6 +9,7 @@ import {
   createProject,
   createUserWithPassword,
   type FeatureValue,
+  getBudgetSettings,
   getOrganization,
   getPlan,
   issueOperatorSetupToken,
@@ -17,22 +19,28 @@ import {
   listPlans,
   listProjects,
   type ManagementKeyDto,
+  notFound,
   type OverrideDto,
   type ProjectDto,
   revokeApiKey,
   revokeManagementKey,
   setEntitlementOverride,
   setOrganizationPlan,
+  updateBudgetSettings,
 } from "@breakwater/core";
 import { hashPassword } from "better-auth/crypto";
+import { type BudgetRules, changedBudget } from "./budget";
 import type { FlagValue } from "./parse";
 import { UsageError } from "./parse";
 import {
-  formatLimits,
-  keyJson,
+  budgetResult,
+  keyCreatedResult,
   keyListResult,
+  keyRevokedResult,
   orgListResult,
   planListResult,
+  planSetResult,
+  projectCreatedResult,
   projectListResult,
   type Result,
   table,
@@ -89,25 +97,7 @@ export async function projectCreate(ctx: Ctx, v: Values): Promise<Result> {
     projectId: project.id,
     name: str(v["key-name"]) ?? "Default key",
   });
-  return {
-    human: [
-      `Created project ${project.name} (${project.id}) in ${org.slug} (${org.id})`,
-      `  mode ${project.mode}, limits ${formatLimits(project.limits)}`,
-      `API key (shown once): ${apiKey}`,
-      "",
-      `  export SOLWYN_API_KEY=${apiKey}`,
-    ].join("\n"),
-    json: {
-      project_id: project.id,
-      api_key: apiKey,
-      key_id: key.id,
-      organization_id: org.id,
-      organization_slug: org.slug,
-      name: project.name,
-      mode: project.mode,
-      limits: project.limits,
-    },
-  };
+  return projectCreatedResult(project, { id: key.id, apiKey }, org);
 }
 
 export async function projectList(ctx: Ctx, v: Values): Promise<Result> {
@@ -121,22 +111,41 @@ export async function keyCreate(ctx: Ctx, v: Values): Promise<Result> {
     name: str(v.name),
     readOnly: v["read-only"] === true,
   });
-  return {
-    human: [
-      `Created ${key.readOnly ? "read-only " : ""}key ${key.name} (${key.id}) for ${key.projectId}`,
-      `API key (shown once): ${apiKey}`,
-    ].join("\n"),
-    json: { ...keyJson(key), api_key: apiKey },
-  };
+  return keyCreatedResult(key, apiKey);
 }
 
 export async function keyList(ctx: Ctx, v: Values): Promise<Result> {
   return keyListResult(await listApiKeys(ctx, str(v.project)!));
 }
 
+/** Revokes a key; with --project, only a key of that project (as the API, which addresses keys under their project). */
 export async function keyRevoke(ctx: Ctx, v: Values): Promise<Result> {
-  const key = await revokeApiKey(ctx, { keyId: str(v.key)! });
-  return { human: `Revoked key ${key.id} (${key.prefix}) at ${key.revokedAt}`, json: keyJson(key) };
+  if (v.project !== undefined) {
+    const keys = await listApiKeys(ctx, str(v.project)!);
+    if (!keys.some((k) => k.id === str(v.key))) throw notFound("API key");
+  }
+  return keyRevokedResult(await revokeApiKey(ctx, { keyId: str(v.key)! }));
+}
+
+const rulesOf = (b: BudgetRules): BudgetRules => ({
+  mode: b.mode,
+  limits: b.limits,
+  thresholds: b.thresholds,
+  runSpendCapUsd: b.runSpendCapUsd,
+});
+
+export async function budgetShow(ctx: Ctx, v: Values): Promise<Result> {
+  const b = await getBudgetSettings(ctx, { projectId: str(v.project)! });
+  return budgetResult(b.projectId, rulesOf(b));
+}
+
+/** Changes the flags given and keeps the rest; a budget changed by someone else meanwhile is not overwritten. */
+export async function budgetSet(ctx: Ctx, v: Values): Promise<Result> {
+  const projectId = str(v.project)!;
+  const current = rulesOf(await getBudgetSettings(ctx, { projectId }));
+  const next = changedBudget(current, v);
+  const b = await updateBudgetSettings(ctx, { ...next, projectId }, { ifMatch: budgetRulesEtag(current) });
+  return budgetResult(b.projectId, rulesOf(b));
 }
 
 function mgmtKeyJson(k: ManagementKeyDto) {
@@ -219,15 +228,7 @@ export async function planList(ctx: Ctx): Promise<Result> {
 
 export async function orgSetPlan(ctx: Ctx, v: Values): Promise<Result> {
   const sub = await setOrganizationPlan(ctx, { organization: str(v.org)!, planSlug: str(v.plan)! });
-  return {
-    human: `Organization ${sub.organizationId} is now on ${sub.planName} (${sub.planSlug}) v${sub.effectiveVersion}`,
-    json: {
-      organization_id: sub.organizationId,
-      plan: sub.planSlug,
-      version: sub.effectiveVersion,
-      pinned_version: sub.pinnedVersion,
-    },
-  };
+  return planSetResult(sub);
 }
 
 /** `--value`: true/false, a whole number, or "unlimited" (null); the feature's type is checked by core. */

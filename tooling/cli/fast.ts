@@ -5,7 +5,8 @@
  * into this one file — no Prisma client, query compiler, pino or Redis driver to load — and hands
  * every other command to the full CLI (bw.ts, tooling/dist/bw.mjs). Loading Prisma alone took
  * longer than the 0.5 s a simple command may take. Output is the full CLI's, byte for byte: both
- * render through render.ts, and bw.int.test compares the two.
+ * render through render.ts, and bw.int.test compares the two. Remote mode (`--url`, remote.ts) is
+ * answered here too, over HTTP.
  */
 
 import v8 from "node:v8";
@@ -110,8 +111,13 @@ const READS: Record<string, (db: pg.Client, cmd: RunCommand) => Promise<Result>>
 
 /** The exit code, or null when the full CLI takes the command. */
 async function main(argv: string[]): Promise<number | null> {
-  const cmd = commandOf(argv);
+  const cmd = commandOf(argv, process.env);
   if (typeof cmd === "number") return cmd;
+  if (cmd.url !== undefined) {
+    // Remote mode (--url or BREAKWATER_URL): HTTP to the management API, no database driver at all.
+    const { runRemote } = await import("./remote");
+    return runRemote(cmd, process.env);
+  }
   const read = READS[cmd.name];
   if (!read) return null;
 

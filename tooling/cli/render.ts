@@ -2,6 +2,7 @@
 import type { ApiKeyDto } from "@breakwater/core";
 import type { PlanDto } from "@breakwater/core/plans/list-plans";
 import type { OrganizationListDto, ProjectDto } from "@breakwater/core/tenancy/tenancy-rows";
+import type { BudgetRules } from "./budget";
 
 export interface Result {
   human: string;
@@ -122,4 +123,87 @@ export function formatLimits(l: ProjectDto["limits"]): string {
     .filter((p) => l[p] !== null)
     .map((p) => `${p} $${l[p]}`);
   return parts.length ? parts.join(", ") : "none";
+}
+
+/** `project create`: the project and its first key, shown once. The organization's slug is unknown over the API. */
+export function projectCreatedResult(
+  project: ProjectDto,
+  key: { id: string; apiKey: string },
+  org: { id: string; slug: string | null },
+): Result {
+  return {
+    human: [
+      `Created project ${project.name} (${project.id}) in ${org.slug ? `${org.slug} (${org.id})` : org.id}`,
+      `  mode ${project.mode}, limits ${formatLimits(project.limits)}`,
+      `API key (shown once): ${key.apiKey}`,
+      "",
+      `  export SOLWYN_API_KEY=${key.apiKey}`,
+    ].join("\n"),
+    json: {
+      project_id: project.id,
+      api_key: key.apiKey,
+      key_id: key.id,
+      organization_id: org.id,
+      organization_slug: org.slug,
+      name: project.name,
+      mode: project.mode,
+      limits: project.limits,
+    },
+  };
+}
+
+/** `key create`: the new key, its secret shown once. */
+export function keyCreatedResult(key: ApiKeyDto, apiKey: string): Result {
+  return {
+    human: [
+      `Created ${key.readOnly ? "read-only " : ""}key ${key.name} (${key.id}) for ${key.projectId}`,
+      `API key (shown once): ${apiKey}`,
+    ].join("\n"),
+    json: { ...keyJson(key), api_key: apiKey },
+  };
+}
+
+/** `key revoke`: the revoked key. */
+export function keyRevokedResult(key: ApiKeyDto): Result {
+  return { human: `Revoked key ${key.id} (${key.prefix}) at ${key.revokedAt}`, json: keyJson(key) };
+}
+
+/** `budget show` and `budget set`: a project's budget rules. */
+export function budgetResult(projectId: string, b: BudgetRules): Result {
+  const usd = (n: number | null) => (n === null ? "none" : `$${n}`);
+  return {
+    human: [
+      `Budget of ${projectId}`,
+      `  mode        ${b.mode}`,
+      `  limits      ${formatLimits(b.limits)}`,
+      `  thresholds  ${b.thresholds.length ? b.thresholds.map((t) => `${t} %`).join(", ") : "none"}`,
+      `  run cap     ${usd(b.runSpendCapUsd)}`,
+    ].join("\n"),
+    json: {
+      project_id: projectId,
+      mode: b.mode,
+      limits: b.limits,
+      thresholds: b.thresholds,
+      run_spend_cap_usd: b.runSpendCapUsd,
+    },
+  };
+}
+
+/** `org set-plan`: the organization's subscription after the move. */
+export function planSetResult(sub: {
+  organizationId: string;
+  planSlug: string;
+  planName: string;
+  effectiveVersion: number;
+  pinnedVersion: number | null;
+}): Result {
+  return {
+    human: `Organization ${sub.organizationId} is now on ${sub.planName} (${sub.planSlug}) v${sub.effectiveVersion}`,
+    json: {
+      organization_id: sub.organizationId,
+      plan: sub.planSlug,
+      version: sub.effectiveVersion,
+      pinned_version: sub.pinnedVersion,
+    },
+  };
 }

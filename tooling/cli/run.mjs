@@ -65,7 +65,9 @@ if (changed) {
       // pg's optional native binding, never installed here.
       external: ["pg-native"],
       // pg asks whether it runs on Cloudflare Workers by constructing a fetch Response, which
-      // makes Node load all of undici (a fifth of a short command's time); nothing here uses fetch.
+      // makes Node load all of undici (a fifth of a short command's time). Remote mode (remote.ts)
+      // does fetch, through Node's own fetch, which this does not touch; openapi-fetch names
+      // Response only for middleware results, and bw registers no middleware.
       define: { Response: "undefined" },
     }),
   ]);

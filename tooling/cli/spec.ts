@@ -18,8 +18,13 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "project create",
     summary: "Create a project and its first API key (a fresh team-plan organization when --org is omitted)",
+    via: "api",
     flags: {
-      org: { type: "string", help: "organization id or slug" },
+      org: {
+        type: "string",
+        help: "organization id or slug",
+        localOnly: "the project goes to the management key's organization",
+      },
       name: { type: "string", required: true, help: "project name" },
       mode: {
         type: "string",
@@ -35,11 +40,20 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "project list",
     summary: "List the projects of an organization",
-    flags: { org: { type: "string", required: true, help: "organization id or slug" } },
+    via: "api",
+    flags: {
+      org: {
+        type: "string",
+        required: "local",
+        help: "organization id or slug",
+        localOnly: "the management key's organization is listed",
+      },
+    },
   },
   {
     name: "key create",
     summary: "Mint an API key for a project (shown once)",
+    via: "api",
     flags: {
       project: { type: "string", required: true, help: "project id" },
       name: { type: "string", help: "key name" },
@@ -49,16 +63,53 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "key list",
     summary: "List the keys of a project (never the secret)",
+    via: "api",
     flags: { project: { type: "string", required: true, help: "project id" } },
   },
   {
     name: "key revoke",
     summary: "Revoke a key",
-    flags: { key: { type: "string", required: true, help: "key id (key_…)" } },
+    via: "api",
+    flags: {
+      key: { type: "string", required: true, help: "key id (key_…)" },
+      project: {
+        type: "string",
+        required: "remote",
+        help: "the key's project id (the API addresses a key under its project)",
+      },
+    },
+  },
+  {
+    name: "budget show",
+    summary: "Show a project's budget: mode, period limits, alert thresholds and run spend cap",
+    via: "api",
+    flags: { project: { type: "string", required: true, help: "project id" } },
+  },
+  {
+    name: "budget set",
+    summary: "Change a project's budget (what is not given stays as it is)",
+    via: "api",
+    flags: {
+      project: { type: "string", required: true, help: "project id" },
+      mode: { type: "string", choices: ["alert_only", "hard_deny"], help: "budget mode" },
+      daily: { type: "usd", help: "daily limit in USD" },
+      weekly: { type: "usd", help: "weekly limit in USD" },
+      monthly: { type: "usd", help: "monthly limit in USD" },
+      thresholds: {
+        type: "string",
+        help: "alert thresholds in whole percent, comma-separated, e.g. 50,80,100",
+      },
+      "run-cap": { type: "usd", help: "spend cap per agent run in USD" },
+      clear: {
+        type: "string",
+        help: "remove, comma-separated: daily, weekly, monthly (a limit), thresholds, run-cap",
+      },
+    },
   },
   {
     name: "mgmt-key create",
     summary: "Mint a management API key (shown once): read/write for an organization, or an operator key",
+    remoteHint: "management keys are made in the dashboard, Settings → API access, or here on the database",
     flags: {
       org: { type: "string", help: "organization id or slug (read and write keys)" },
       name: { type: "string", required: true, help: "key name" },
@@ -75,6 +126,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "mgmt-key list",
     summary: "List an organization's management keys, or the operator keys (never the secret)",
+    remoteHint: "management keys are made in the dashboard, Settings → API access, or here on the database",
     flags: {
       org: { type: "string", help: "organization id or slug" },
       operator: { type: "boolean", help: "list the installation's operator keys instead" },
@@ -83,11 +135,13 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "mgmt-key revoke",
     summary: "Revoke a management key at once",
+    remoteHint: "management keys are made in the dashboard, Settings → API access, or here on the database",
     flags: { key: { type: "string", required: true, help: "key id (mk_…)" } },
   },
   {
     name: "org set-plan",
     summary: "Move an organization to a plan (its latest version; drops a pin)",
+    via: "api",
     flags: {
       org: { type: "string", required: true, help: "organization id or slug" },
       plan: { type: "string", required: true, help: "plan slug" },
@@ -115,7 +169,7 @@ export const COMMANDS: CommandSpec[] = [
       reason: { type: "string", help: "why (kept in the audit log)" },
     },
   },
-  { name: "plan list", summary: "List plans with price and entitlements", flags: {} },
+  { name: "plan list", summary: "List plans with price and entitlements", via: "api", flags: {} },
   {
     name: "plan show",
     summary: "Show a plan's versions and every feature (all plans' current version without --plan)",
@@ -175,6 +229,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "svix token",
     summary: "Mint the API token a self-hosted svix-server accepts (SVIX_API_KEY) from its SVIX_JWT_SECRET",
+    via: "none",
     flags: {
       secret: { type: "string", required: true, help: "the svix-server's SVIX_JWT_SECRET" },
       "ttl-days": { type: "int", help: "validity in days (default 3650)" },
@@ -186,10 +241,10 @@ export const COMMANDS: CommandSpec[] = [
  * The command `argv` names, or the exit code when there is nothing to run: help printed (0) or bad
  * input refused with one line (2). Both entry points (fast.ts, bw.ts) start here.
  */
-export function commandOf(argv: string[]): RunCommand | number {
+export function commandOf(argv: string[], env: { BREAKWATER_URL?: string } = {}): RunCommand | number {
   let cmd: ParsedCommand;
   try {
-    cmd = parseCommand(COMMANDS, argv);
+    cmd = parseCommand(COMMANDS, argv, { remoteUrl: env.BREAKWATER_URL });
   } catch (err) {
     if (err instanceof UsageError) return fail(err.message, 2);
     throw err;

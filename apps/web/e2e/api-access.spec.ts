@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { createBreakwaterClient, unwrap } from "@breakwater/client";
+import { bwRemote } from "./cli";
 import { expect, test } from "./fixtures";
 import { createOrganization, PHONE, screenshot, signUp, uniqueEmail } from "./helpers";
+import { type SdkApi, startSdkApi } from "./sdk-api";
 import { budgetCheck, fitsWidth } from "./wire-helpers";
 
 const DESKTOP = { width: 1360, height: 900 } as const;
@@ -17,9 +20,20 @@ function addMember(email: string, organizationName: string, role: "member") {
   expect(res.status, res.stderr).toBe(0);
 }
 
+// The SDK API as deployments run it apart from the dashboard (its own port): the SDK key made
+// over the management API is checked there.
+let sdkApi: SdkApi;
+test.beforeAll(async () => {
+  sdkApi = await startSdkApi();
+});
+test.afterAll(async () => {
+  await sdkApi?.stop();
+});
+
 test("an admin creates a management key in Settings → API access, automation uses it over HTTP, and revoking it ends that", async ({
   page,
   browser,
+  baseURL,
 }) => {
   const run = Math.random().toString(36).slice(2, 8);
   const orgName = `Automators ${run}`;
@@ -50,21 +64,29 @@ test("an admin creates a management key in Settings → API access, automation u
   await expect(row.getByText("Active")).toBeVisible();
   await expect(row).not.toContainText(mgmtKey);
 
-  // Automation, with only HTTP: create a project and its SDK key, and the SDK key passes a budget check.
-  const auth = { authorization: `Bearer ${mgmtKey}` };
-  const created = await page.request.post("/api/manage/v1/projects", {
-    headers: { ...auth, "idempotency-key": `e2e-${run}` },
-    data: { name: `from-ci-${run}`, limits: { monthly: 40 } },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const project = (await created.json()) as { id: string };
-  const key = await page.request.post(`/api/manage/v1/projects/${project.id}/api-keys`, {
-    headers: auth,
-    data: { name: "production" },
-  });
-  expect(key.status(), await key.text()).toBe(201);
-  const sdkKey = ((await key.json()) as { key: string }).key;
-  expect(await budgetCheck(page.request, sdkKey)).toMatchObject({ allowed: true });
+  // Automation, with only HTTP and the generated client: a project and its SDK key; the SDK key
+  // passes a budget check on the SDK API's own port; the CLI in remote mode lists the project.
+  const bw = createBreakwaterClient({ baseUrl: baseURL!, token: mgmtKey });
+  const project = unwrap(
+    await bw.POST("/api/manage/v1/projects", {
+      params: { header: { "Idempotency-Key": `e2e-${run}` } },
+      body: { name: `from-ci-${run}`, limits: { monthly: 40 } },
+    }),
+  );
+  expect(project).toMatchObject({ name: `from-ci-${run}`, limits: { monthly: 40 } });
+  const key = unwrap(
+    await bw.POST("/api/manage/v1/projects/{projectId}/api-keys", {
+      params: { path: { projectId: project.id } },
+      body: { name: "production" },
+    }),
+  );
+  expect(key.key).toMatch(/^sk_proj_[0-9a-f]{64}$/);
+  expect(await budgetCheck(page.request, key.key, { sdkUrl: sdkApi.url })).toMatchObject({ allowed: true });
+  const listed = bwRemote(baseURL!, mgmtKey, "project", "list");
+  expect(listed.status, listed.stderr).toBe(0);
+  expect(listed.stdout).toMatch(
+    new RegExp(`^${project.id}\\s+from-ci-${run}\\s+alert_only\\s+monthly \\$40$`, "m"),
+  );
 
   // The list shows when the key was last used (written within seconds), and the key stays hidden.
   await page.getByTestId("new-management-key").getByRole("button", { name: "Done", exact: true }).click();
@@ -87,15 +109,40 @@ test("an admin creates a management key in Settings → API access, automation u
   await screenshot(page, "api-access-phone");
   await page.setViewportSize(DESKTOP);
 
+  // The reference page renders the published OpenAPI document: every group, each endpoint's
+  // parameters, body and answers; at 390 px nothing scrolls sideways.
+  await page.getByRole("link", { name: "API reference" }).click();
+  await expect(page).toHaveURL(/\/settings\/api-access\/reference$/);
+  const reference = page.getByTestId("api-reference");
+  for (const group of ["Projects", "Budgets", "API keys", "Operator"]) {
+    await expect(reference.getByRole("heading", { name: group, exact: true })).toBeVisible();
+  }
+  const createProject = reference.getByTestId("operation-createProject");
+  await createProject.getByRole("button", { name: /POST\s*\/api\/manage\/v1\/projects/ }).click();
+  await expect(createProject.getByRole("heading", { name: /Request body/ })).toBeVisible();
+  await expect(createProject.getByText("Idempotency-Key", { exact: true })).toBeVisible();
+  await expect(createProject.getByRole("heading", { name: /Response 201/ })).toBeVisible();
+  await reference.getByRole("tab", { name: "Errors" }).click();
+  await expect(reference.getByRole("cell", { name: "urn:breakwater:problem:not-found" })).toBeVisible();
+  await screenshot(page, "api-reference-desktop");
+  await page.setViewportSize(PHONE);
+  await expect(reference.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+  expect(await fitsWidth(page)).toBe(true);
+  await screenshot(page, "api-reference-phone");
+  await page.setViewportSize(DESKTOP);
+  await page.getByRole("link", { name: "API access" }).first().click();
+  await expect(page).toHaveURL(/\/settings\/api-access$/);
+
   // Revoke asks first; once confirmed, the key's next request is refused.
   await page.getByTestId("mgmt-key-ci-deploys").getByRole("button", { name: "Revoke", exact: true }).click();
   const dialog = page.getByRole("alertdialog", { name: "Revoke “ci-deploys”?" });
   await expect(dialog).toContainText("401");
   await dialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByTestId("mgmt-key-ci-deploys").getByText("Revoked")).toBeVisible();
-  const after = await page.request.get("/api/manage/v1/projects", { headers: auth });
-  expect(after.status()).toBe(401);
-  expect(after.headers()["content-type"]).toBe("application/problem+json");
+  const after = await bw.GET("/api/manage/v1/projects");
+  expect(after.response.status).toBe(401);
+  expect(after.response.headers.get("content-type")).toBe("application/problem+json");
+  expect(after.error).toMatchObject({ type: "urn:breakwater:problem:unauthorized" });
 
   // A member sees no keys and cannot make one.
   const memberEmail = uniqueEmail("api-access-member");

@@ -38,3 +38,24 @@ export function bw(...args: string[]): Record<string, unknown> {
 export function createOperator(email: string, name: string): void {
   bw("user", "create", "--email", email, "--name", name, "--password", PASSWORD, "--operator");
 }
+
+/**
+ * Runs `bw --url <dashboard> <args>` as a machine with only HTTP would: remote mode, the management
+ * key in BREAKWATER_TOKEN, and a database URL that reaches nothing.
+ */
+export function bwRemote(url: string, token: string, ...args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(
+    process.execPath,
+    [path.join(repoRoot, "tooling", "cli", "run.mjs"), "--url", url, ...args],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: "postgresql://nobody@127.0.0.1:9/nowhere",
+        BREAKWATER_URL: undefined,
+        BREAKWATER_TOKEN: token,
+      },
+      encoding: "utf8",
+    },
+  );
+}

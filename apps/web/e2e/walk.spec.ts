@@ -150,6 +150,7 @@ test("a walk through every page as an owner and as a viewer of the organization,
     { name: "members", path: "/members", heading: "Members" },
     { name: "audit", path: "/audit", heading: /^(Audit log|Admins only)$/ },
     { name: "api-access", path: "/settings/api-access", heading: "API access" },
+    { name: "api-reference", path: "/settings/api-access/reference", heading: "API reference" },
   ];
   const ownerStorage = JSON.stringify(await page.context().storageState());
   await walk(browser, "owner", ownerStorage, [

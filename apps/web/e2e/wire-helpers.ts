@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { type APIRequestContext, expect } from "@playwright/test";
 
-/** What a current SDK sends as a budget check (all three opt-ins), on the dashboard's own /api/v1. */
+/**
+ * What a current SDK sends as a budget check (all three opt-ins): on the dashboard's own /api/v1,
+ * or on the SDK API at `sdkUrl` (a lean SDK API server, e2e/sdk-api.ts).
+ */
 export async function budgetCheck(
   request: APIRequestContext,
   apiKey: string,
-  opts: { agentRunId?: string; inputTokens?: number; model?: string } = {},
+  opts: { agentRunId?: string; inputTokens?: number; model?: string; sdkUrl?: string } = {},
 ): Promise<Record<string, unknown>> {
-  const res = await request.post("/api/v1/budgets/check", {
+  const res = await request.post(`${opts.sdkUrl ?? ""}/api/v1/budgets/check`, {
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     data: {
       estimated_input_tokens: opts.inputTokens ?? 10,

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { ButtonLink } from "@/components/ui/button";
+import { BookIcon } from "@/components/ui/icons";
 import { Card, PageHeader } from "@/components/ui/page";
 import { ApiAccessPanel } from "@/features/api-access/api-access-panel";
 import { getOrgViewer, HydrateClient, prefetch, trpc } from "@/lib/trpc/server";
@@ -15,6 +17,11 @@ export default async function ApiAccessPage() {
       <PageHeader
         title="API access"
         description="Configure Breakwater from code with the management API (/api/manage/v1): its OpenAPI document is at /api/manage/v1/openapi.json."
+        actions={
+          <ButtonLink href="/settings/api-access/reference" variant="secondary">
+            <BookIcon size={14} /> API reference
+          </ButtonLink>
+        }
       />
       <HydrateClient>
         {canManage ? (
