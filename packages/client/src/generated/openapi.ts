@@ -204,6 +204,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/manage/v1/webhook-endpoints/{endpointId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's message log, newest first, with its delivery and every attempt
+         * @description As the dashboard's message log filtered to this endpoint; filter by status and eventType. Keyset-paged: starting_after is the last message id of the page you have, and a page costs the same however long the log is. A read key sees the URL with path and query masked.
+         */
+        get: operations["listWebhookMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/v1/projects/{projectId}/fleet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's fleet: per provider, its status and Healthy, Down, Recovering and stale instance counts
+         * @description The fleet page's row of this project. Stale instances (silent past staleAfterSeconds) are counted apart and do not decide the status.
+         */
+        get: operations["getFleet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/v1/projects/{projectId}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's provider incidents, newest first
+         * @description Incidents opened in the last 30 (default) or 90 days, at most 500, as the dashboard's incident history lists them; filter by status (open, resolved) and provider.
+         */
+        get: operations["listIncidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/manage/v1/usage": {
         parameters: {
             query?: never;
@@ -272,7 +332,11 @@ export interface paths {
         /** List pending invitations, newest first (admins only: a read key gets 403) */
         get: operations["listInvitations"];
         put?: never;
-        post?: never;
+        /**
+         * Invite an email address with a role; the answer carries the accept link, once
+         * @description As the dashboard's invite: the invitation names the member who created this key as its sender, and the audit log shows the key. 409 when the key's creator is no longer a member, or the address is already a member or invited. Only owners invite owners, so a write key (an admin) cannot.
+         */
+        post: operations["createInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,6 +397,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/manage/v1/operator/plans/{planSlug}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a new version of a plan: its price, entitlements, name and change note
+         * @description As the operator console's plan editor: features not given keep the previous version's value, and an unknown feature or a value of the wrong type is a 422 on its field. expectedVersion is the latest version you read; when another version was saved since, the save is refused (409). Unpinned subscriptions follow the new version at once.
+         */
+        post: operations["createPlanVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/manage/v1/operator/organizations/{organization}/plan": {
         parameters: {
             query?: never;
@@ -347,6 +431,92 @@ export interface paths {
          */
         put: operations["setOrganizationPlan"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/v1/operator/organizations/{organization}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pin an organization to one version of its plan (grandfathering)
+         * @description New versions of the plan no longer reach it until it is unpinned. 422 when the plan has no such version.
+         */
+        put: operations["pinOrganizationVersion"];
+        post?: never;
+        /** Unpin an organization: it follows its plan's latest version again */
+        delete: operations["unpinOrganizationVersion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/v1/operator/organizations/{organization}/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's entitlement overrides (its projects' too), newest first
+         * @description Expired overrides are listed too (they no longer apply; see expiresAt).
+         */
+        get: operations["listOverrides"];
+        put?: never;
+        /**
+         * Override one feature for an organization, with a reason and an optional expiry
+         * @description Replaces an earlier override of the same feature. The value must fit the feature's type (422 on value); an expiry must lie in the future. Every replica's checks follow within a second.
+         */
+        post: operations["setOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/v1/operator/organizations/{organization}/overrides/{overrideId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an override: the feature falls back to the plan's value */
+        delete: operations["deleteOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/v1/operator/price-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the price catalogue's cards, by provider then model
+         * @description search matches provider, model or an alias (case-insensitive substring).
+         */
+        get: operations["listPriceCards"];
+        put?: never;
+        /**
+         * Add a price card: a model's rates, with its aliases and patterns
+         * @description Validated as the operator console's card form: rates are decimal strings in USD per million tokens, and a model id, alias or pattern another card of the provider already answers to is a 422 on that field. Every replica prices with it within a second.
+         */
+        post: operations["createPriceCard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,6 +692,106 @@ export interface components {
             error: string | null;
             deliveryStatus: string;
         };
+        WebhookMessage: {
+            /** @description The event id, also the webhook-id header receivers see */
+            id: string;
+            type: string;
+            projectId: string;
+            episodeId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false when the plan did not include the event type's webhooks when it fired */
+            deliverable: boolean;
+            isTest: boolean;
+            payload: unknown;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "not_deliverable" | "no_endpoints" | "rejected" | "exhausted";
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            /** @description This endpoint's delivery of the message, with every attempt */
+            deliveries: {
+                id: string;
+                endpointId: string;
+                endpointUrl: string;
+                status: string;
+                attemptCount: number;
+                nextAttemptAt: string | null;
+                lastAttemptAt: string | null;
+                attempts: {
+                    id: string;
+                    attemptNumber: number;
+                    /** @description scheduled, replay or test */
+                    trigger: string;
+                    /** Format: date-time */
+                    startedAt: string;
+                    latencyMs: number | null;
+                    responseStatus: number | null;
+                    success: boolean;
+                    error: string | null;
+                    responseSnippet: string | null;
+                }[];
+            }[];
+        };
+        Fleet: {
+            projectId: string;
+            /** Format: date-time */
+            generatedAt: string;
+            /** @description An instance silent this long is stale, not counted live */
+            staleAfterSeconds: number;
+            /**
+             * @description The worst provider's; Unknown when nothing reported
+             * @enum {string}
+             */
+            status: "Healthy" | "Down" | "Recovering" | "Unknown";
+            /** @description Every provider the project's instances reported, by name */
+            providers: {
+                provider: string;
+                /** @enum {string} */
+                status: "Healthy" | "Down" | "Recovering" | "Unknown";
+                /** @example 2 of 7 instances Down */
+                summary: string;
+                healthy: number;
+                down: number;
+                recovering: number;
+                stale: number;
+                openEpisodes: number;
+                /** @description Since when Down or Recovering */
+                since: string | null;
+                lastReportAt: string | null;
+                /** @description Live instances Down past their recovery window while a fallback serves */
+                unprobed: number;
+                unprobedNote: string | null;
+            }[];
+        };
+        Incident: {
+            id: string;
+            projectId: string;
+            projectName: string;
+            provider: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** Format: date-time */
+            openedAt: string;
+            resolvedAt: string | null;
+            /** @description Until resolvedAt, or until now while open */
+            durationSeconds: number;
+            affectedCount: number;
+            liveCount: number;
+            affectedShare: number;
+            peakCount: number;
+            peakShare: number;
+            instancesInvolved: number;
+            failovers: number;
+            callsSaved: number;
+            fallbackModels: string[];
+            /** @description Affected and live instances over time */
+            samples: {
+                /** @description Epoch milliseconds */
+                t: number;
+                affected: number;
+                live: number;
+            }[];
+        };
         Usage: {
             range: {
                 from: string;
@@ -641,6 +911,21 @@ export interface components {
             /** @description Pending but past its expiry: the link no longer works */
             expired: boolean;
         };
+        CreatedInvitation: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "viewer" | "member" | "admin" | "owner";
+            inviterName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Pending but past its expiry: the link no longer works */
+            expired: boolean;
+            /** @description The accept link: in this answer only (only its hash is stored). Send it to the invitee. */
+            url: string;
+        };
         AuditEvent: {
             id: string;
             /** Format: date-time */
@@ -672,12 +957,81 @@ export interface components {
             subscriptionCount: number;
             archived: boolean;
         };
+        PlanVersion: {
+            id: string;
+            planSlug: string;
+            planName: string;
+            version: number;
+            priceCents: number;
+            entitlements: {
+                [key: string]: boolean | number | null;
+            };
+            changeNote: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdById: string | null;
+        };
         Subscription: {
             organizationId: string;
             planSlug: string;
             planName: string;
             pinnedVersion: number | null;
             effectiveVersion: number;
+        };
+        EntitlementOverride: {
+            id: string;
+            organizationId: string;
+            /** @description Set for a project-level override */
+            projectId: string | null;
+            featureKey: string;
+            value: boolean | number | null;
+            reason: string;
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdById: string | null;
+        };
+        PriceCard: {
+            id: string;
+            provider: string;
+            model: string;
+            aliases: string[];
+            patterns: string[];
+            unit: string;
+            /** @description USD per million tokens, a decimal string */
+            inputPerMtok: string;
+            cachedInputPerMtok: string | null;
+            cacheWrite5mPerMtok: string | null;
+            cacheWrite1hPerMtok: string | null;
+            /** @description USD per million tokens, a decimal string */
+            outputPerMtok: string;
+            longContext: {
+                threshold: number;
+                /** @description USD per million tokens, a decimal string */
+                inputPerMtok: string;
+                cachedInputPerMtok: string | null;
+                cacheWrite5mPerMtok: string | null;
+                cacheWrite1hPerMtok: string | null;
+                /** @description USD per million tokens, a decimal string */
+                outputPerMtok: string;
+            } | null;
+            unitPrices: {
+                [key: string]: string;
+            };
+            regionMultipliers: {
+                [key: string]: string;
+            };
+            tierMultipliers: {
+                [key: string]: string;
+            };
+            source: string;
+            sourceDate: string;
+            notes: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            updatedById: string | null;
         };
         Problem: {
             /** @description Stable URI of the kind of error (urn:breakwater:problem:…) */
@@ -863,7 +1217,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being answered, or a plan limit */
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1426,7 +1780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being answered, or a plan limit */
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1751,7 +2105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being answered, or a plan limit */
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1996,7 +2350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being answered, or a plan limit */
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,8 +2667,238 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being answered, or a plan limit */
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookMessages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                status?: "pending" | "delivered" | "failed" | "not_deliverable" | "no_endpoints";
+                eventType?: string;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookMessage"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFleet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fleet"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIncidents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                status?: "open" | "resolved";
+                provider?: string;
+                days?: "30" | "90";
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Incident"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2715,6 +3299,95 @@ export interface operations {
             };
         };
     };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body get the first answer (24 h); the same key with another body is refused (422). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "viewer" | "member" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     revokeInvitation: {
         parameters: {
             query?: never;
@@ -2938,6 +3611,101 @@ export interface operations {
             };
         };
     };
+    createPlanVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body get the first answer (24 h); the same key with another body is refused (422). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                planSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expectedVersion: number;
+                    name?: string;
+                    priceCents?: number;
+                    entitlements?: {
+                        [key: string]: unknown;
+                    };
+                    changeNote?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanVersion"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     setOrganizationPlan: {
         parameters: {
             query?: never;
@@ -2987,6 +3755,597 @@ export interface operations {
             };
             /** @description No such resource in the key's organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pinOrganizationVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unpinOrganizationVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOverrides: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntitlementOverride"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setOverride: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body get the first answer (24 h); the same key with another body is refused (422). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                organization: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    featureKey: string;
+                    /** @description Of the feature's type: true or false, a whole number ≥ 0, or null (unlimited) on a limit */
+                    value: unknown;
+                    reason: string;
+                    /** @description An ISO 8601 time in the future; absent or null = never */
+                    expiresAt?: unknown | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntitlementOverride"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: string;
+                overrideId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPriceCards: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PriceCard"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid body or query (field errors in `errors`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPriceCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body get the first answer (24 h); the same key with another body is refused (422). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic" | "google" | "bedrock" | "xai" | "deepseek" | "mistral" | "qwen" | "zai" | "groq" | "together" | "fireworks" | "perplexity" | "azure_openai" | "openrouter" | "ollama" | "vllm" | "lmstudio" | "openai_compatible";
+                    model: string;
+                    /** @default [] */
+                    aliases?: string[];
+                    /** @default [] */
+                    patterns?: string[];
+                    /**
+                     * @default token
+                     * @enum {string}
+                     */
+                    unit?: "token" | "image" | "second" | "minute" | "mchar";
+                    inputPerMtok: string;
+                    cachedInputPerMtok?: string | null;
+                    cacheWrite5mPerMtok?: string | null;
+                    cacheWrite1hPerMtok?: string | null;
+                    outputPerMtok: string;
+                    longContext?: {
+                        threshold?: number | null;
+                        inputPerMtok?: string | null;
+                        cachedInputPerMtok?: string | null;
+                        cacheWrite5mPerMtok?: string | null;
+                        cacheWrite1hPerMtok?: string | null;
+                        outputPerMtok?: string | null;
+                    } | null;
+                    /** @default {} */
+                    unitPrices?: {
+                        [key: string]: string;
+                    };
+                    /** @default {} */
+                    regionMultipliers?: {
+                        [key: string]: string;
+                    };
+                    /** @default {} */
+                    tierMultipliers?: {
+                        [key: string]: string;
+                    };
+                    notes?: string | null;
+                    source: string;
+                    sourceDate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceCard"];
+                };
+            };
+            /** @description No key, or not a live management key (SDK keys are refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key's scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being answered, a plan limit, or the resource's state forbids it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
