@@ -23,6 +23,7 @@ COPY packages/client/package.json packages/client/
 COPY packages/config/package.json packages/config/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
+COPY packages/manage/package.json packages/manage/
 COPY packages/queue/package.json packages/queue/
 COPY packages/wire/package.json packages/wire/
 COPY tooling/package.json tooling/
