@@ -90,7 +90,7 @@ describe("soak verdict", () => {
     }
   });
 
-  it("measures RSS growth from the minute after the warm-up window to the last minute", () => {
+  it("measures RSS growth from a span after the warm-up window to the run's last span", () => {
     const samples: MemorySample[] = [
       { t: 0, rssBytes: 50, heapUsedBytes: null },
       { t: 60, rssBytes: 100, heapUsedBytes: null },
@@ -100,6 +100,29 @@ describe("soak verdict", () => {
     ];
     expect(rssGrowth(samples, 60, 600)?.growth).toBeCloseTo(0.06, 5);
     expect(rssGrowth(samples, 300, 600)).toBeNull();
+    // Over longer spans: [60, 360) against (300, 600].
+    expect(rssGrowth(samples, 60, 600, 300)?.growth).toBeCloseTo(0.06, 5);
+  });
+
+  it("judges RSS over the p99's windows: a GC sawtooth is flat, a step up is growth", () => {
+    // 30 minutes sampled every 10 s; a process whose RSS climbs 86 → 114 MB and drops back every 90 s.
+    const saw: MemorySample[] = Array.from({ length: 181 }, (_, i) => ({
+      t: i * 10,
+      rssBytes: (86 + 28 * ((i % 9) / 8)) * 2 ** 20,
+      heapUsedBytes: null,
+    }));
+    const minutes = Array.from({ length: 30 }, (_, m) => minute(m, Array(200).fill(2)));
+    const flatSaw = verdict({ minutes, totalMinutes: 30, endpoints: ["check"], memory: { supervisor: saw } });
+    expect(flatSaw.criteria.find((c) => c.name === "RSS supervisor")?.pass).toBe(true);
+    // The same process, 25 MB higher from minute 14 on (what a young generation growing looks like).
+    const stepped = saw.map((s) => (s.t >= 840 ? { ...s, rssBytes: s.rssBytes + 25 * 2 ** 20 } : s));
+    const step = verdict({
+      minutes,
+      totalMinutes: 30,
+      endpoints: ["check"],
+      memory: { supervisor: stepped },
+    });
+    expect(step.criteria.find((c) => c.name === "RSS supervisor")?.pass).toBe(false);
     expect(summarize([minute(0, [1, 2, 3])], "check").requests).toBe(3);
   });
 });

@@ -132,18 +132,22 @@ export function summarize(
 }
 
 /**
- * RSS growth of one process after the warm-up: the mean of the samples in the minute that starts at
- * `baselineAt` (s) against the mean of the samples in the run's last minute, so one sample caught
- * before or after a GC does not decide it. Null when either span has no sample.
+ * RSS growth of one process after the warm-up: the mean of the samples in the `spanS` seconds from
+ * `baselineAt` against the mean of the samples in the run's last `spanS` seconds. The spans are the
+ * p99's windows (5 minutes in a 30-minute run), longer than a process's GC cycle: a process that
+ * allocates slowly fills its young generation over a minute or two and its RSS saws up and down by
+ * tens of MB, so two one-minute means compared a peak with a trough as often as not. A leak still
+ * shows as a higher mean at the end. Null when either span has no sample.
  */
 export function rssGrowth(
   samples: MemorySample[],
   baselineAt: number,
   endAt: number,
+  spanS = 60,
 ): { baselineBytes: number; endBytes: number; growth: number } | null {
   const mean = (xs: MemorySample[]) => xs.reduce((a, s) => a + s.rssBytes, 0) / xs.length;
-  const base = samples.filter((s) => s.t >= baselineAt && s.t < baselineAt + 60);
-  const end = samples.filter((s) => s.t > endAt - 60 && s.t <= endAt);
+  const base = samples.filter((s) => s.t >= baselineAt && s.t < baselineAt + spanS);
+  const end = samples.filter((s) => s.t > endAt - spanS && s.t <= endAt);
   if (base.length === 0 || end.length === 0) return null;
   const baselineBytes = mean(base);
   const endBytes = mean(end);
@@ -175,14 +179,14 @@ export function verdict(o: {
   const baselineAt = w * 60;
   const endAt = o.totalMinutes * 60;
   for (const [proc, samples] of Object.entries(o.memory)) {
-    const g = rssGrowth(samples, baselineAt, endAt);
+    const g = rssGrowth(samples, baselineAt, endAt, w * 60);
     criteria.push(
       g === null
         ? { name: `RSS ${proc}`, pass: false, detail: "no samples to compare" }
         : {
             name: `RSS ${proc}`,
             pass: g.growth <= LIMITS.rssGrowth,
-            detail: `${mb(g.baselineBytes)} MB at minute ${w} → ${mb(g.endBytes)} MB at the end (${pctText(g.growth)}, limit +${LIMITS.rssGrowth * 100} %)`,
+            detail: `${mb(g.baselineBytes)} MB in minutes ${w}–${2 * w} → ${mb(g.endBytes)} MB in the last ${w} (${pctText(g.growth)}, limit +${LIMITS.rssGrowth * 100} %)`,
           },
     );
   }
