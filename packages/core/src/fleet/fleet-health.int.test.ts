@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseConfig, processEnv } from "@breakwater/config";
-import { createRedisClient, masterNodes, whenReady } from "@breakwater/queue";
+import { createRedisClient, masterNodes, RedisPubSub, whenReady } from "@breakwater/queue";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../context";
 import { seedProject, testDeps } from "../testing/fleet";
@@ -209,11 +209,10 @@ describe("fleet health", () => {
     const a = await seedProject(deps, "team");
     const seen: FleetChange[] = [];
     const off = await hub.subscribe(a.org.id, (c) => seen.push(c));
+    // The channel's raw messages, through the same pub/sub layer (sharded on a cluster).
     const published: string[] = [];
-    const tap = createRedisClient(config, "subscriber");
-    expect(await whenReady(tap, 5_000)).toBe(true);
-    tap.on("message", (_channel, message: string) => published.push(message));
-    await tap.subscribe(FLEET_CHANNEL);
+    const tap = new RedisPubSub({ target: config });
+    await tap.subscribe(FLEET_CHANNEL, (message) => published.push(message));
     const changes = Array.from({ length: 600 }, (_, n) => ({
       projectId: a.project.id,
       provider: "openai",
@@ -223,15 +222,15 @@ describe("fleet health", () => {
       from: "closed" as const,
     }));
     await publishFleetChanges(deps, changes);
-    await vi.waitFor(() => expect(seen).toHaveLength(600));
+    await vi.waitFor(() => expect(seen).toHaveLength(600), { timeout: 5_000 });
     expect(seen.map((c) => c.sdkInstanceId)).toEqual(changes.map((c) => c.sdkInstanceId));
     expect(seen.every((c) => c.organizationId === a.org.id)).toBe(true);
     // Other suites publish on the same channel: count this organization's messages only.
     const ours = () => published.filter((m) => m.includes(a.org.id));
-    await vi.waitFor(() => expect(ours()).toHaveLength(3));
+    await vi.waitFor(() => expect(ours()).toHaveLength(3), { timeout: 5_000 });
     expect(ours().map((m) => (JSON.parse(m) as unknown[]).length)).toEqual([250, 250, 100]);
     off();
-    await tap.quit();
+    await tap.close();
   });
 
   it("tells every live page to refetch when the replica's subscription comes back after a drop", async () => {
