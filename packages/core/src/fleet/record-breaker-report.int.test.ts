@@ -1,19 +1,29 @@
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBreakerEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { seedProject, testDeps } from "../testing/fleet";
 import { closeStaleEpisodes } from "./close-stale-episodes";
-import { type BreakerReportInput, recordBreakerReport, recordBreakerReports } from "./record-breaker-report";
+import {
+  type BreakerReportDeps,
+  type BreakerReportInput,
+  recordBreakerReport,
+  recordBreakerReports,
+} from "./record-breaker-report";
 
 const deps = testDeps({ BREAKER_STALE_SECONDS: "60", PUBLIC_URL: "https://bw.example.com/" });
-afterAll(() => deps.db.$disconnect());
+// The same statements run in a Prisma transaction (no pool) or on a plain pg connection (the SDK
+// API's intake): every test below runs both ways.
+const pool = new pg.Pool({ connectionString: deps.config.DATABASE_URL, max: 10 });
+afterAll(() => Promise.all([deps.db.$disconnect(), pool.end()]));
+let current: BreakerReportDeps = deps;
 
 const t0 = Date.parse("2026-11-30T12:00:00.000Z");
 const at = (s: number) => new Date(t0 + s * 1000);
 
 function reporter(projectId: string, provider = "openai", sdkInstanceId = `inst-${newId("res").slice(-8)}`) {
   return (state: BreakerReportInput["state"], s: number, counts: [number, number] = [0, 0]) =>
-    recordBreakerReport(deps, {
+    recordBreakerReport(current, {
       projectId,
       provider,
       sdkInstanceId,
@@ -33,7 +43,14 @@ async function eventsOf(projectId: string) {
   });
 }
 
-describe("recordBreakerReport", () => {
+describe.each([
+  ["a Prisma transaction", deps],
+  ["a pg connection", { ...deps, pg: pool }],
+] as const)("recordBreakerReport on %s", (_, variant: BreakerReportDeps) => {
+  beforeAll(() => {
+    current = variant;
+  });
+
   it("opens one episode, records Recovering silently, closes it with duration and resolution", async () => {
     const { project } = await seedProject(deps);
     const report = reporter(project.id, "anthropic", "web-1");
@@ -131,6 +148,27 @@ describe("recordBreakerReport", () => {
     const events = await eventsOf(project.id);
     expect(events.map((e) => e.type)).toEqual(["circuit_breaker_opened", "circuit_breaker_closed"]);
     expect(await deps.db.breakerEpisode.count({ where: { projectId: project.id } })).toBe(1);
+  });
+
+  it("a close racing the opening it follows closes the episode that opening committed", async () => {
+    const { project } = await seedProject(deps);
+    const reporters = Array.from({ length: 12 }, () => reporter(project.id));
+    for (const report of reporters) await report("closed", 0);
+    // Sent together: the close often waits for the open's row lock and then finds an episode its
+    // own statement could not see yet.
+    await Promise.all(reporters.flatMap((report) => [report("open", 1, [5, 0]), report("closed", 2)]));
+    const episodes = await deps.db.breakerEpisode.findMany({ where: { projectId: project.id } });
+    const events = await eventsOf(project.id);
+    for (const e of episodes) {
+      expect(e.closedAt?.getTime()).toBe(at(2).getTime());
+      expect(e.resolution).toBe("recovered");
+    }
+    const closed = events.filter((e) => e.type === "circuit_breaker_closed");
+    expect(closed).toHaveLength(episodes.length);
+    expect(events.filter((e) => e.type === "circuit_breaker_opened")).toHaveLength(episodes.length);
+    for (const e of closed) expect(parseBreakerEvent(e.payload).data).toMatchObject({ duration_seconds: 1 });
+    const snapshots = await deps.db.breakerSnapshot.findMany({ where: { projectId: project.id } });
+    expect(snapshots.every((x) => x.state === "closed" && x.openEpisodeId === null)).toBe(true);
   });
 
   it("a stale instance's open episode is closed once as instance_expired; a late report fires nothing", async () => {
@@ -240,7 +278,7 @@ describe("recordBreakerReport", () => {
     ]);
   });
 
-  it("a batch records exactly what the same reports recorded one by one would", async () => {
+  it("a batch records exactly what the same reports recorded one by one (in Prisma) would", async () => {
     const states: BreakerReportInput["state"][] = ["closed", "open", "half_open"];
     // Three instances, each report newer or older than the last, duplicates included.
     let seed = 7;
@@ -271,7 +309,7 @@ describe("recordBreakerReport", () => {
     for (let k = 0; k < script.length; k += 30) {
       batched.push(
         ...(await recordBreakerReports(
-          deps,
+          current,
           script.slice(k, k + 30).map((r) => input(many.project.id, r)),
         )),
       );

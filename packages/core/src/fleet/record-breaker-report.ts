@@ -1,12 +1,14 @@
 import type { Tx } from "@breakwater/db";
+import type { Pool } from "pg";
 import { z } from "zod";
 import type { Deps } from "../context";
 import { invalid } from "../errors";
 import type { BreakerClosedEvent, BreakerOpenedEvent } from "../events/breaker-events";
 import { newId } from "../ids";
 import { evaluateIncidentAfterReport } from "../incidents/evaluate-provider-incident";
+import { pgTransaction, prismaSqlRun, type SqlRun } from "../sql-run";
 import { enqueueWebhookDeliveries } from "../webhooks/record-webhook-event";
-import { type BreakerEventContext, loadBreakerEventContext } from "./breaker-event-context";
+import { type BreakerEventContext, breakerEventContext } from "./breaker-event-context";
 import { CIRCUIT_STATES, type CircuitState, durationSeconds, fleetDashboardUrl } from "./breaker-state";
 import { type FleetChange, publishFleetChanges } from "./fleet-live";
 import { settleSnapshots } from "./fleet-redis";
@@ -69,6 +71,16 @@ export async function breakerEventDeliverable(
   return opened !== null;
 }
 
+/**
+ * What recording breaker reports needs. With `pg` (the SDK API's pool) the batch's transaction runs
+ * on a plain node-postgres connection — a burst of transitions is a handful of statements per
+ * batch, and Prisma's interactive-transaction machinery around each cost more than the statements
+ * themselves; without it, the same statements run in a Prisma transaction.
+ */
+export interface BreakerReportDeps extends Deps {
+  pg?: Pool;
+}
+
 /** Reports one batch transaction takes at most (its events get distinct microsecond timestamps). */
 export const MAX_BREAKER_BATCH = 500;
 
@@ -80,32 +92,54 @@ interface SnapshotRow {
   received_at: Date;
 }
 
-type LockedRow = SnapshotRow & { project_id: string; provider: string; sdk_instance_id: string };
+type LockedRow = SnapshotRow & {
+  project_id: string;
+  provider: string;
+  sdk_instance_id: string;
+  /** The open episode's opened_at and opened_delivered, as this statement's snapshot sees them. */
+  episode_opened_at: Date | null;
+  episode_opened_delivered: boolean | null;
+};
 
 type Input = z.output<typeof breakerReportInput>;
 
 const keyOf = (projectId: string, provider: string, sdkInstanceId: string) =>
   `${projectId}\u0000${provider}\u0000${sdkInstanceId}`;
 
-/** The (project, provider, instance) columns of `inputs` as three arrays, for `unnest`. */
+/** The distinct (project, provider, instance) keys of `inputs` as three arrays, for `unnest`. */
 function keyColumns(inputs: readonly Input[]): [string[], string[], string[]] {
-  return [inputs.map((i) => i.projectId), inputs.map((i) => i.provider), inputs.map((i) => i.sdkInstanceId)];
+  const seen = new Set<string>();
+  const cols: [string[], string[], string[]] = [[], [], []];
+  for (const i of inputs) {
+    const k = keyOf(i.projectId, i.provider, i.sdkInstanceId);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    cols[0].push(i.projectId);
+    cols[1].push(i.provider);
+    cols[2].push(i.sdkInstanceId);
+  }
+  return cols;
 }
 
 /**
  * Locks the snapshots of `inputs`' keys in one statement, in one order for every caller (the
- * heartbeat flush takes its locks in the same order), so concurrent batches cannot deadlock.
+ * heartbeat flush takes its locks in the same order), so concurrent batches cannot deadlock. Each
+ * row comes with its open episode's opening (scalar subqueries: a row re-checked after a concurrent
+ * update is never dropped, though its episode may then read as null and is looked up again).
  */
-async function lockSnapshots(tx: Tx, inputs: readonly Input[]): Promise<LockedRow[]> {
-  const [p, prov, inst] = keyColumns(inputs);
-  return tx.$queryRaw<LockedRow[]>`
-    SELECT s.project_id, s.provider, s.sdk_instance_id, s.state::text AS state, s.reported_at,
-           s.open_episode_id, s.state_since, s.received_at
-    FROM breaker_snapshots s
-    JOIN unnest(${p}::text[], ${prov}::text[], ${inst}::text[]) AS k(p, prov, inst)
-      ON s.project_id = k.p AND s.provider = k.prov AND s.sdk_instance_id = k.inst
-    ORDER BY s.project_id COLLATE "C", s.provider COLLATE "C", s.sdk_instance_id COLLATE "C"
-    FOR UPDATE OF s`;
+async function lockSnapshots(q: SqlRun, inputs: readonly Input[]): Promise<LockedRow[]> {
+  return q<LockedRow>(
+    `SELECT s.project_id, s.provider, s.sdk_instance_id, s.state::text AS state, s.reported_at,
+            s.open_episode_id, s.state_since, s.received_at,
+            (SELECT e.opened_at FROM breaker_episodes e WHERE e.id = s.open_episode_id) AS episode_opened_at,
+            (SELECT e.opened_delivered FROM breaker_episodes e WHERE e.id = s.open_episode_id) AS episode_opened_delivered
+     FROM breaker_snapshots s
+     JOIN unnest($1::text[], $2::text[], $3::text[]) AS k(p, prov, inst)
+       ON s.project_id = k.p AND s.provider = k.prov AND s.sdk_instance_id = k.inst
+     ORDER BY s.project_id COLLATE "C", s.provider COLLATE "C", s.sdk_instance_id COLLATE "C"
+     FOR UPDATE OF s`,
+    keyColumns(inputs),
+  );
 }
 
 /** `now` plus `k` microseconds, as timestamptz text: a batch's events keep their order in created_at. */
@@ -133,7 +167,10 @@ interface Outcome extends BreakerReportResult {
  * an episode opens on open/half_open with none open and closes on closed, and an opening or
  * closing writes its webhook event + outbox row. Deliveries are enqueued after commit.
  */
-export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): Promise<BreakerReportResult> {
+export async function recordBreakerReport(
+  deps: BreakerReportDeps,
+  raw: BreakerReportInput,
+): Promise<BreakerReportResult> {
   return (await recordBreakerReports(deps, [raw]))[0]!;
 }
 
@@ -147,7 +184,7 @@ export async function recordBreakerReport(deps: Deps, raw: BreakerReportInput): 
  * push per visible change, the deliveries enqueued, and one incident evaluation per provider.
  */
 export async function recordBreakerReports(
-  deps: Deps,
+  deps: BreakerReportDeps,
   raws: readonly BreakerReportInput[],
   opts: {
     /**
@@ -170,7 +207,11 @@ export async function recordBreakerReports(
   }
   if (inputs.length === 0) return [];
 
-  const outcomes = await transactWithRetry(() => deps.db.$transaction((tx) => judge(deps, tx, inputs, now)));
+  const outcomes = await transactWithRetry(() =>
+    deps.pg
+      ? pgTransaction(deps.pg, (q) => judge(deps, q, inputs, now))
+      : deps.db.$transaction((tx) => judge(deps, prismaSqlRun(tx), inputs, now)),
+  );
   if (deps.redis) {
     // Redis holds what was committed before anyone hears of it: the intake judges the next reports
     // against it, and a page the live push below refetches counts from it (fleet-counts.ts).
@@ -243,12 +284,22 @@ async function transactWithRetry<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The batch's transaction: lock, judge each report in order, write everything in a few statements. */
-async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): Promise<Outcome[]> {
+async function judge(deps: Deps, q: SqlRun, inputs: readonly Input[], now: Date): Promise<Outcome[]> {
   const staleCutoff = now.getTime() - deps.config.BREAKER_STALE_SECONDS * 1000;
   // The current row of each key as the reports before this one left it (undefined: none yet).
   const rows = new Map<string, SnapshotRow | undefined>();
-  for (const r of await lockSnapshots(tx, inputs))
+  // Open episodes the batch may close: when they opened, and whether their opening was delivered
+  // (null: an episode opened before opened_delivered existed, or not seen by the locking statement).
+  const episodes = new Map<string, { openedAt: Date; delivered: boolean | null } | null>();
+  const take = (r: LockedRow) => {
     rows.set(keyOf(r.project_id, r.provider, r.sdk_instance_id), r);
+    if (r.open_episode_id)
+      episodes.set(
+        r.open_episode_id,
+        r.episode_opened_at ? { openedAt: r.episode_opened_at, delivered: r.episode_opened_delivered } : null,
+      );
+  };
+  for (const r of await lockSnapshots(q, inputs)) take(r);
 
   // First reports: insert their rows (the first report of the key in this batch). ON CONFLICT DO
   // NOTHING makes a concurrent first report wait for ours and then see our row, never insert a
@@ -261,57 +312,72 @@ async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): P
   if (firsts.size > 0) {
     const f = [...firsts.values()];
     const [p, prov, inst] = keyColumns(f);
-    const inserted = await tx.$queryRaw<{ project_id: string; provider: string; sdk_instance_id: string }[]>`
-      INSERT INTO breaker_snapshots
-        (project_id, provider, sdk_instance_id, state, failure_count, success_count, reported_at,
-         state_since, received_at, first_seen_at)
-      SELECT v.p, v.prov, v.inst, v.st::"CircuitState", v.f, v.sc, v.r, v.r, ${now}, ${now}
-      FROM unnest(${p}::text[], ${prov}::text[], ${inst}::text[], ${f.map((i) => i.state)}::text[],
-                  ${f.map((i) => i.failureCount)}::int4[], ${f.map((i) => i.successCount)}::int4[],
-                  ${f.map((i) => i.reportedAt.toISOString())}::timestamptz[]) AS v(p, prov, inst, st, f, sc, r)
-      ON CONFLICT DO NOTHING
-      RETURNING project_id, provider, sdk_instance_id`;
+    const inserted = await q<{ project_id: string; provider: string; sdk_instance_id: string }>(
+      `INSERT INTO breaker_snapshots
+         (project_id, provider, sdk_instance_id, state, failure_count, success_count, reported_at,
+          state_since, received_at, first_seen_at)
+       SELECT v.p, v.prov, v.inst, v.st::"CircuitState", v.f, v.sc, v.r, v.r, $8::timestamptz, $8::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::int4[], $7::timestamptz[])
+         AS v(p, prov, inst, st, f, sc, r)
+       ON CONFLICT DO NOTHING
+       RETURNING project_id, provider, sdk_instance_id`,
+      [
+        p,
+        prov,
+        inst,
+        f.map((i) => i.state),
+        f.map((i) => i.failureCount),
+        f.map((i) => i.successCount),
+        f.map((i) => i.reportedAt.toISOString()),
+        now.toISOString(),
+      ],
+    );
     for (const r of inserted) {
       const k = keyOf(r.project_id, r.provider, r.sdk_instance_id);
       rows.set(k, undefined);
       firsts.delete(k);
     }
     if (firsts.size > 0) {
-      for (const r of await lockSnapshots(tx, [...firsts.values()])) {
-        rows.set(keyOf(r.project_id, r.provider, r.sdk_instance_id), r);
-      }
+      for (const r of await lockSnapshots(q, [...firsts.values()])) take(r);
       for (const k of firsts.keys())
         if (!rows.get(k)) throw new Error("breaker snapshot vanished while locked");
     }
   }
 
-  // Open episodes the batch may close: when they opened, and whether their opening was delivered.
-  const openIds = [...rows.values()].flatMap((r) => (r?.open_episode_id ? [r.open_episode_id] : []));
   const openedAt = new Map<string, Date>();
   const openedDelivered = new Set<string>();
-  if (openIds.length > 0) {
-    const unknown: string[] = [];
-    for (const e of await tx.$queryRaw<{ id: string; opened_at: Date; opened_delivered: boolean | null }[]>`
-        SELECT id, opened_at, opened_delivered FROM breaker_episodes WHERE id = ANY(${openIds}::text[])`) {
-      openedAt.set(e.id, e.opened_at);
-      if (e.opened_delivered === null) unknown.push(e.id);
-      else if (e.opened_delivered) openedDelivered.add(e.id);
-    }
-    // Episodes opened before opened_delivered existed: their opening events say.
-    if (unknown.length > 0) {
-      for (const e of await tx.$queryRaw<{ episode_id: string }[]>`
-          SELECT DISTINCT episode_id FROM webhook_events
-          WHERE episode_id = ANY(${unknown}::text[]) AND type = 'circuit_breaker_opened' AND deliverable`) {
-        openedDelivered.add(e.episode_id);
-      }
-    }
+  // An episode the locking statement did not see (opened by a transaction that committed while it
+  // waited for the row lock) is read now.
+  const unseen = [...episodes.entries()].flatMap(([id, e]) => (e ? [] : [id]));
+  if (unseen.length > 0) {
+    for (const e of await q<{ id: string; opened_at: Date; opened_delivered: boolean | null }>(
+      "SELECT id, opened_at, opened_delivered FROM breaker_episodes WHERE id = ANY($1::text[])",
+      [unseen],
+    ))
+      episodes.set(e.id, { openedAt: e.opened_at, delivered: e.opened_delivered });
+  }
+  const unknown: string[] = [];
+  for (const [id, e] of episodes) {
+    if (!e) continue;
+    openedAt.set(id, e.openedAt);
+    if (e.delivered === null) unknown.push(id);
+    else if (e.delivered) openedDelivered.add(id);
+  }
+  // Episodes opened before opened_delivered existed: their opening events say.
+  if (unknown.length > 0) {
+    for (const e of await q<{ episode_id: string }>(
+      `SELECT DISTINCT episode_id FROM webhook_events
+       WHERE episode_id = ANY($1::text[]) AND type = 'circuit_breaker_opened' AND deliverable`,
+      [unknown],
+    ))
+      openedDelivered.add(e.episode_id);
   }
 
   const contexts = new Map<string, BreakerEventContext>();
   const context = async (projectId: string) => {
     let c = contexts.get(projectId);
     if (!c) {
-      c = await loadBreakerEventContext(tx, projectId, now);
+      c = await breakerEventContext(q, projectId, now);
       contexts.set(projectId, c);
     }
     return c;
@@ -477,74 +543,112 @@ async function judge(deps: Deps, tx: Tx, inputs: readonly Input[], now: Date): P
     });
   }
 
+  // Everything the batch writes, in one statement: its episodes (a new one with whatever the batch
+  // did to it since), events with their outbox rows, transitions and the snapshots.
+  const values: unknown[] = [];
+  const param = (v: unknown, type: string) => {
+    values.push(v);
+    return `$${values.length}::${type}`;
+  };
+  /** `unnest(…) AS v(…)` over columns given as [name, element type, values]. */
+  const unnest = (cols: [string, string, readonly unknown[]][]) =>
+    `unnest(${cols.map(([, t, v]) => param(v, `${t}[]`)).join(", ")}) AS v(${cols.map(([n]) => n).join(", ")})`;
+  const ctes: string[] = [];
   if (newEpisodes.length > 0) {
-    const e = newEpisodes;
-    await tx.$executeRaw`
-      INSERT INTO breaker_episodes (id, project_id, provider, sdk_instance_id, opened_at, last_state, opened_delivered)
-      SELECT v.id, v.p, v.prov, v.inst, v.opened, v.st::"CircuitState", v.delivered
-      FROM unnest(${e.map((x) => x.id)}::text[], ${e.map((x) => x.i.projectId)}::text[],
-                  ${e.map((x) => x.i.provider)}::text[], ${e.map((x) => x.i.sdkInstanceId)}::text[],
-                  ${e.map((x) => x.i.reportedAt.toISOString())}::timestamptz[],
-                  ${e.map((x) => x.i.state)}::text[], ${e.map((x) => x.delivered)}::bool[])
-        AS v(id, p, prov, inst, opened, st, delivered)`;
+    const e = newEpisodes.map((x) => ({ ...x, c: episodeChanges.get(x.id) }));
+    for (const x of e) episodeChanges.delete(x.id);
+    ctes.push(`new_episodes AS (
+      INSERT INTO breaker_episodes (id, project_id, provider, sdk_instance_id, opened_at, last_state,
+        opened_delivered, recovering_secs, closed_at, resolution)
+      SELECT v.id, v.p, v.prov, v.inst, v.opened, v.st::"CircuitState", v.delivered, v.rec, v.closed, v.res
+      FROM ${unnest([
+        ["id", "text", e.map((x) => x.id)],
+        ["p", "text", e.map((x) => x.i.projectId)],
+        ["prov", "text", e.map((x) => x.i.provider)],
+        ["inst", "text", e.map((x) => x.i.sdkInstanceId)],
+        ["opened", "timestamptz", e.map((x) => x.i.reportedAt.toISOString())],
+        ["st", "text", e.map((x) => x.c?.lastState ?? x.i.state)],
+        ["delivered", "bool", e.map((x) => x.delivered)],
+        ["rec", "float8", e.map((x) => x.c?.recoveringSecs ?? 0)],
+        ["closed", "timestamptz", e.map((x) => x.c?.closedAt?.toISOString() ?? null)],
+        ["res", "text", e.map((x) => x.c?.resolution ?? null)],
+      ])})`);
   }
   if (episodeChanges.size > 0) {
-    const ids = [...episodeChanges.keys()];
-    const c = [...episodeChanges.values()];
-    await tx.$executeRaw`
+    const c = [...episodeChanges.entries()];
+    ctes.push(`episode_changes AS (
       UPDATE breaker_episodes e
       SET last_state = v.st::"CircuitState", recovering_secs = e.recovering_secs + v.rec,
           closed_at = coalesce(v.closed, e.closed_at), resolution = coalesce(v.res, e.resolution)
-      FROM unnest(${ids}::text[], ${c.map((x) => x.lastState)}::text[], ${c.map((x) => x.recoveringSecs)}::float8[],
-                  ${c.map((x) => x.closedAt?.toISOString() ?? null)}::timestamptz[],
-                  ${c.map((x) => x.resolution)}::text[]) AS v(id, st, rec, closed, res)
-      WHERE e.id = v.id`;
+      FROM ${unnest([
+        ["id", "text", c.map(([id]) => id)],
+        ["st", "text", c.map(([, x]) => x.lastState)],
+        ["rec", "float8", c.map(([, x]) => x.recoveringSecs)],
+        ["closed", "timestamptz", c.map(([, x]) => x.closedAt?.toISOString() ?? null)],
+        ["res", "text", c.map(([, x]) => x.resolution)],
+      ])}
+      WHERE e.id = v.id)`);
   }
   if (events.length > 0) {
     // The event and, when deliverable, its outbox row: they exist exactly when the change does.
-    const at = events.map((_, n) => microsAfter(now, n));
-    await tx.$executeRaw`
-      WITH event AS (
-        INSERT INTO webhook_events (id, organization_id, project_id, type, payload, deliverable, is_test, episode_id, created_at)
-        SELECT v.id, v.org, v.p, v.type, v.payload::jsonb, v.deliverable, false, v.ep, v.at
-        FROM unnest(${events.map((x) => x.id)}::text[], ${events.map((x) => x.organizationId)}::text[],
-                    ${events.map((x) => x.projectId)}::text[], ${events.map((x) => x.type)}::text[],
-                    ${events.map((x) => x.payload)}::text[], ${events.map((x) => x.deliverable)}::bool[],
-                    ${events.map((x) => x.episodeId)}::text[], ${at}::timestamptz[])
-          AS v(id, org, p, type, payload, deliverable, ep, at)
-        RETURNING id, deliverable, created_at
-      )
+    ctes.push(`event AS (
+      INSERT INTO webhook_events (id, organization_id, project_id, type, payload, deliverable, is_test, episode_id, created_at)
+      SELECT v.id, v.org, v.p, v.type, v.payload::jsonb, v.deliverable, false, v.ep, v.at
+      FROM ${unnest([
+        ["id", "text", events.map((x) => x.id)],
+        ["org", "text", events.map((x) => x.organizationId)],
+        ["p", "text", events.map((x) => x.projectId)],
+        ["type", "text", events.map((x) => x.type)],
+        ["payload", "text", events.map((x) => x.payload)],
+        ["deliverable", "bool", events.map((x) => x.deliverable)],
+        ["ep", "text", events.map((x) => x.episodeId)],
+        ["at", "timestamptz", events.map((_, n) => microsAfter(now, n))],
+      ])}
+      RETURNING id, deliverable, created_at)`);
+    ctes.push(`outbox AS (
       INSERT INTO webhook_outbox (event_id, created_at, next_attempt_at)
-      SELECT id, created_at, created_at FROM event WHERE deliverable`;
+      SELECT id, created_at, created_at FROM event WHERE deliverable)`);
   }
   if (transitions.length > 0) {
     const t = transitions;
-    await tx.$executeRaw`
-      INSERT INTO breaker_transitions
-        (id, project_id, provider, sdk_instance_id, from_state, to_state, failure_count, success_count,
-         reported_at, recorded_at, episode_id)
-      SELECT v.id, v.p, v.prov, v.inst, v.fs::"CircuitState", v.ts::"CircuitState", v.f, v.sc, v.r, ${now}, v.ep
-      FROM unnest(${t.map((x) => x.id)}::text[], ${t.map((x) => x.i.projectId)}::text[],
-                  ${t.map((x) => x.i.provider)}::text[], ${t.map((x) => x.i.sdkInstanceId)}::text[],
-                  ${t.map((x) => x.from)}::text[], ${t.map((x) => x.i.state)}::text[],
-                  ${t.map((x) => x.i.failureCount)}::int4[], ${t.map((x) => x.i.successCount)}::int4[],
-                  ${t.map((x) => x.i.reportedAt.toISOString())}::timestamptz[], ${t.map((x) => x.episodeId)}::text[])
-        AS v(id, p, prov, inst, fs, ts, f, sc, r, ep)`;
+    ctes.push(`transition AS (
+      INSERT INTO breaker_transitions (id, project_id, provider, sdk_instance_id, from_state, to_state,
+        failure_count, success_count, reported_at, recorded_at, episode_id)
+      SELECT v.id, v.p, v.prov, v.inst, v.fs::"CircuitState", v.ts::"CircuitState", v.f, v.sc, v.r,
+        ${param(now.toISOString(), "timestamptz")}, v.ep
+      FROM ${unnest([
+        ["id", "text", t.map((x) => x.id)],
+        ["p", "text", t.map((x) => x.i.projectId)],
+        ["prov", "text", t.map((x) => x.i.provider)],
+        ["inst", "text", t.map((x) => x.i.sdkInstanceId)],
+        ["fs", "text", t.map((x) => x.from)],
+        ["ts", "text", t.map((x) => x.i.state)],
+        ["f", "int4", t.map((x) => x.i.failureCount)],
+        ["sc", "int4", t.map((x) => x.i.successCount)],
+        ["r", "timestamptz", t.map((x) => x.i.reportedAt.toISOString())],
+        ["ep", "text", t.map((x) => x.episodeId)],
+      ])})`);
   }
   if (lastApplied.size > 0) {
     // The snapshots move forward, each to where its last report in the batch left it.
     const s = [...lastApplied.entries()].map(([k, i]) => ({ i, row: rows.get(k)! }));
-    await tx.$executeRaw`
+    ctes.push(`snapshot AS (
       UPDATE breaker_snapshots b
       SET state = v.st::"CircuitState", failure_count = v.f, success_count = v.sc, reported_at = v.r,
-          received_at = ${now}, state_since = v.since, open_episode_id = v.ep
-      FROM unnest(${s.map((x) => x.i.projectId)}::text[], ${s.map((x) => x.i.provider)}::text[],
-                  ${s.map((x) => x.i.sdkInstanceId)}::text[], ${s.map((x) => x.row.state)}::text[],
-                  ${s.map((x) => x.i.failureCount)}::int4[], ${s.map((x) => x.i.successCount)}::int4[],
-                  ${s.map((x) => x.row.reported_at.toISOString())}::timestamptz[],
-                  ${s.map((x) => x.row.state_since?.toISOString() ?? null)}::timestamptz[],
-                  ${s.map((x) => x.row.open_episode_id)}::text[]) AS v(p, prov, inst, st, f, sc, r, since, ep)
-      WHERE b.project_id = v.p AND b.provider = v.prov AND b.sdk_instance_id = v.inst`;
+          received_at = ${param(now.toISOString(), "timestamptz")}, state_since = v.since, open_episode_id = v.ep
+      FROM ${unnest([
+        ["p", "text", s.map((x) => x.i.projectId)],
+        ["prov", "text", s.map((x) => x.i.provider)],
+        ["inst", "text", s.map((x) => x.i.sdkInstanceId)],
+        ["st", "text", s.map((x) => x.row.state)],
+        ["f", "int4", s.map((x) => x.i.failureCount)],
+        ["sc", "int4", s.map((x) => x.i.successCount)],
+        ["r", "timestamptz", s.map((x) => x.row.reported_at.toISOString())],
+        ["since", "timestamptz", s.map((x) => x.row.state_since?.toISOString() ?? null)],
+        ["ep", "text", s.map((x) => x.row.open_episode_id)],
+      ])}
+      WHERE b.project_id = v.p AND b.provider = v.prov AND b.sdk_instance_id = v.inst)`);
   }
+  if (ctes.length > 0) await q(`WITH ${ctes.join(",\n")}\nSELECT 1`, values);
   return outcomes;
 }
