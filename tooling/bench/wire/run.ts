@@ -1363,7 +1363,7 @@ async function main() {
     const sides = [
       { name: "bare" as const, port: naivePort, pid: naive.pid },
       { name: "breakwater" as const, port: PORTS.breakwater, pid: bw.pid },
-    ];
+    ] as const;
     // Warm: every snapshot exists on both sides (Breakwater's first reports are transitions).
     for (const side of sides) {
       const t0 = performance.now();
