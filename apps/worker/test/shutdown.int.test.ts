@@ -4,7 +4,9 @@ import {
   createWebhookEndpoint,
   recordBreakerReport,
 } from "@breakwater/core";
+import { closeRedis, createRedis, queuePrefix } from "@breakwater/queue";
 import { startPrivateRedis, startWebhookReceiver } from "@breakwater/queue/testing";
+import { Queue } from "bullmq";
 import { describe, expect, it } from "vitest";
 import { harnessConfig, producerDeps, spawnWorker, sysCtx } from "./worker-harness";
 
@@ -124,7 +126,20 @@ describe("worker shutdown", () => {
       });
       expect(deliveries.length).toBeGreaterThanOrEqual(1);
       expect(deliveries.every((d) => d.status === "pending")).toBe(true);
-      expect(counts.waiting + counts.prioritized).toBe(deliveries.length);
+      // Each one's job waits for the next worker. (Only this project's jobs are asked for: the
+      // worker's outbox sweep also queues earlier tests' leftovers from the shared database.)
+      const conn = createRedis({ REDIS_URL: redis.url }, "worker");
+      const queue = new Queue("webhook-deliver", {
+        connection: conn,
+        prefix: queuePrefix(config, "webhook-deliver"),
+      });
+      try {
+        const states = await Promise.all(deliveries.map((d) => queue.getJobState(d.eventId)));
+        expect(states.every((s) => s === "waiting" || s === "prioritized")).toBe(true);
+      } finally {
+        await queue.close();
+        await closeRedis(conn);
+      }
       expect(sentOnce(receiver.received, project.id)).toBe(deliveries.length);
     } finally {
       await receiver.close();
