@@ -58,8 +58,10 @@ describe("worker shutdown", () => {
       let t = Date.now();
       expect(await worker.stop("SIGTERM")).toBe(0);
       const idleStop = Date.now() - t;
-      // Well under the bound (10 s): a loaded 2-core CI machine measured 3.07 s.
-      expect(idleStop).toBeLessThan(5_000);
+      // Within the drain's bound (10 s). Nothing to wait for, but closing the queues and connections
+      // takes the machine's time: 3.07 s on a loaded 2-core CI machine, 6.3 s on a slower VM with
+      // both cores full of npm test's lanes.
+      expect(idleStop).toBeLessThan(10_000);
 
       worker = await spawnWorker(config);
       const { project, open } = await openBreaker(deps, receiver.url, "Drain");
